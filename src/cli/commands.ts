@@ -1,0 +1,185 @@
+/**
+ * The `slink` command: serve the service, run migrations, and manage what the API does not
+ * (users, API keys, global domains). Errors are one line on stderr and a non-zero exit.
+ */
+import { parseArgs } from 'node:util'
+import { ConfigError, loadConfig } from '../config.js'
+import { DatabaseUnavailableError, openDatabase } from '../db/connect.js'
+import { migrate } from '../db/migrate.js'
+import { startService, stopOnSignals } from '../server.js'
+import { createServices, type Services } from '../services.js'
+import { ValidationError } from '../shared/errors.js'
+import { UserInputError } from '../users/service.js'
+
+export class UsageError extends Error {}
+
+const USAGE = `usage: slink <command>
+
+  serve                                    run the service (also: npm start)
+  migrate                                  create or update the database schema
+  user create --email E [--name N] [--timezone TZ] [--api-key K]
+                                           create a user and print its API key
+  key create --email E                     print a new API key for a user
+  key revoke KEY_OR_PREFIX                 revoke a key (or its unique prefix, 8+ characters)
+  domain add HOST [--email E]              add a domain (no email: global, usable by everyone)
+  domain list                              list every domain`
+
+type Options = Record<string, { type: 'string' | 'boolean' }>
+
+function parse(args: string[], options: Options, positionals: number) {
+  let parsed
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0]!)
+  }
+  if (parsed.positionals.length !== positionals) {
+    throw new UsageError(
+      positionals === 0
+        ? `unexpected argument "${parsed.positionals[0]}"`
+        : `expected ${positionals} argument${positionals > 1 ? 's' : ''}, got ${parsed.positionals.length}`,
+    )
+  }
+  return {
+    values: parsed.values as Record<string, string | undefined>,
+    positionals: parsed.positionals,
+  }
+}
+
+function required(values: Record<string, string | undefined>, name: string): string {
+  const value = values[name]
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`)
+  return value
+}
+
+async function withServices<T>(run: (services: Services) => Promise<T>): Promise<T> {
+  const config = loadConfig()
+  const db = openDatabase(config.database)
+  try {
+    await migrate(db)
+    return await run(createServices(db, { titleFetch: false }))
+  } finally {
+    await db.close()
+  }
+}
+
+async function userIdFor(services: Services, email: string | undefined): Promise<number | null> {
+  if (email === undefined) return null
+  const user = await services.stores.users.findByEmail(email)
+  if (!user) throw new UserInputError(`no user with email ${email}`)
+  return user.id
+}
+
+export async function run(
+  argv: string[],
+  out: (line: string) => void = console.log,
+): Promise<void> {
+  const [command, sub, ...rest] = argv
+  const key =
+    sub && !sub.startsWith('-') && ['user', 'key', 'domain'].includes(command ?? '')
+      ? `${command} ${sub}`
+      : command
+  const args = key === command ? argv.slice(1) : rest
+
+  switch (key) {
+    case 'serve': {
+      parse(args, {}, 0)
+      const service = await startService(loadConfig(), out)
+      stopOnSignals(service)
+      return
+    }
+    case 'migrate': {
+      parse(args, {}, 0)
+      const config = loadConfig()
+      const db = openDatabase(config.database)
+      try {
+        const { applied } = await migrate(db)
+        out(applied.length ? `applied ${applied.join(', ')}` : 'the schema is up to date')
+      } finally {
+        await db.close()
+      }
+      return
+    }
+    case 'user create': {
+      const { values } = parse(
+        args,
+        {
+          email: { type: 'string' },
+          name: { type: 'string' },
+          timezone: { type: 'string' },
+          'api-key': { type: 'string' },
+        },
+        0,
+      )
+      const email = required(values, 'email')
+      const apiKey = await withServices(async (services) => {
+        const created = await services.users.createUser({
+          email,
+          ...(values.name !== undefined ? { name: values.name } : {}),
+          ...(values.timezone !== undefined ? { timezone: values.timezone } : {}),
+          ...(values['api-key'] !== undefined ? { apiKey: values['api-key'] } : {}),
+        })
+        return created.apiKey
+      })
+      out(apiKey)
+      return
+    }
+    case 'key create': {
+      const { values } = parse(args, { email: { type: 'string' } }, 0)
+      const email = required(values, 'email')
+      out(await withServices((services) => services.users.createKey(email)))
+      return
+    }
+    case 'key revoke': {
+      const { positionals } = parse(args, {}, 1)
+      await withServices((services) => services.users.revokeKey(positionals[0]!))
+      out('revoked')
+      return
+    }
+    case 'domain add': {
+      const { values, positionals } = parse(args, { email: { type: 'string' } }, 1)
+      const domain = await withServices(async (services) =>
+        services.domains.create(await userIdFor(services, values.email), { name: positionals[0]! }),
+      )
+      out(
+        `${domain.id}\t${domain.name}\t${domain.url}\t${domain.user_id === null ? 'global' : 'user'}`,
+      )
+      return
+    }
+    case 'domain list': {
+      parse(args, {}, 0)
+      const domains = await withServices((services) => services.domains.listAll())
+      out('id\tname\turl\towner')
+      for (const d of domains)
+        out(`${d.id}\t${d.name}\t${d.url}\t${d.user_id === null ? 'global' : `user ${d.user_id}`}`)
+      return
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      out(USAGE)
+      return
+    default:
+      throw new UsageError(`unknown command "${argv.slice(0, 2).join(' ')}"`)
+  }
+}
+
+/** One line for any failure a user can act on; a bare message for the unexpected. */
+export function describeFailure(error: unknown): string {
+  if (error instanceof ValidationError) {
+    return Object.entries(error.fields)
+      .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
+      .join('; ')
+  }
+  if (
+    error instanceof UsageError ||
+    error instanceof ConfigError ||
+    error instanceof UserInputError ||
+    error instanceof DatabaseUnavailableError
+  ) {
+    return error.message
+  }
+  const message = (error as Error)?.message ?? String(error)
+  return message.split('\n')[0]!
+}

@@ -1,0 +1,166 @@
+/**
+ * Configuration: environment variables, parsed and validated once at start-up.
+ * A bad value throws a ConfigError whose message names the variable; the CLI prints it on one line.
+ */
+export class ConfigError extends Error {}
+
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string }
+
+/** `false`: ignore X-Forwarded-For; `true`: trust every hop; number: trust that many hops; string[]: trusted proxy addresses/CIDRs. */
+export type TrustProxy = boolean | number | string[]
+
+export interface Config {
+  port: number
+  host: string
+  publicUrl: URL
+  database: DatabaseConfig
+  redisUrl: string | null
+  initialApiKey: string | null
+  trustProxy: TrustProxy
+  redirectStatus: 301 | 302 | 307 | 308
+  apiRateLimit: number
+  titleFetch: boolean
+  pixelConsent: boolean
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+}
+
+type Env = Record<string, string | undefined>
+
+export const CONFIG_VARIABLES = [
+  ['PORT', '8080', 'TCP port to listen on.'],
+  ['HOST', '0.0.0.0', 'Address to listen on.'],
+  [
+    'PUBLIC_URL',
+    'http://localhost:$PORT',
+    'Base URL of the default short domain (a global domain, created at start-up).',
+  ],
+  [
+    'DATABASE_URL',
+    'sqlite:./data/slink.db',
+    '`sqlite:<path>` for the embedded database, or `postgres://…`.',
+  ],
+  ['REDIS_URL', '(none)', 'Optional Redis, for cross-process cache invalidation and limits.'],
+  [
+    'INITIAL_API_KEY',
+    '(generated)',
+    "First user's API key on an empty database (at least 16 characters).",
+  ],
+  [
+    'TRUST_PROXY',
+    'false',
+    '`true`, a number of hops, or a comma list of proxy addresses/CIDRs whose `X-Forwarded-For` is honoured.',
+  ],
+  ['REDIRECT_STATUS', '302', 'Status of a plain redirect: 301, 302, 307 or 308.'],
+  ['API_RATE_LIMIT', '60', 'API requests a minute per key (0 turns the limit off).'],
+  ['TITLE_FETCH', 'true', "Fetch a new link's title from its destination page in the background."],
+  ['PIXEL_CONSENT', 'false', 'Ask visitors for consent before loading tracking pixels.'],
+  ['LOG_LEVEL', 'info', 'fatal, error, warn, info, debug, trace or silent.'],
+] as const
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`)
+  }
+  return Number(raw)
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase()
+  if (raw === undefined || raw === '') return fallback
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`)
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const found = values.find((v) => v === raw.trim().toLowerCase())
+  if (!found) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`)
+  return found
+}
+
+export function parseDatabaseUrl(raw: string, name = 'DATABASE_URL'): DatabaseConfig {
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '')
+    if (path === '') throw new ConfigError(`${name} needs a file path after "sqlite:"`)
+    return { kind: 'sqlite', path }
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    try {
+      new URL(raw)
+    } catch {
+      throw new ConfigError(`${name} is not a valid postgres:// URL`)
+    }
+    return { kind: 'postgres', url: raw }
+  }
+  throw new ConfigError(`${name} must start with sqlite: or postgres://, got "${raw}"`)
+}
+
+function trustProxy(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim()
+  if (raw === undefined || raw === '') return false
+  const lower = raw.toLowerCase()
+  if (['1', 'true', 'yes', 'on'].includes(lower)) return true
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false
+  if (/^\d+$/.test(raw)) return Number(raw)
+  const parts = raw.split(',').map((p) => p.trim())
+  if (parts.every((p) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(p) || p === 'loopback')) return parts
+  throw new ConfigError(
+    `TRUST_PROXY must be true, false, a hop count or a comma list of addresses, got "${raw}"`,
+  )
+}
+
+function publicUrl(env: Env, port: number): URL {
+  const raw = env.PUBLIC_URL?.trim() || `http://localhost:${port}`
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(`PUBLIC_URL is not a valid URL: "${raw}"`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`PUBLIC_URL must be an http or https URL, got "${raw}"`)
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
+    throw new ConfigError(`PUBLIC_URL must be a bare origin without path or query, got "${raw}"`)
+  }
+  return url
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535)
+  const initialApiKey = env.INITIAL_API_KEY?.trim() || null
+  if (initialApiKey !== null && !/^[\x21-\x7e]{16,128}$/.test(initialApiKey)) {
+    throw new ConfigError('INITIAL_API_KEY must be 16 to 128 printable characters without spaces')
+  }
+  const redisUrl = env.REDIS_URL?.trim() || null
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redisUrl}"`)
+  }
+  const redirectStatus = integer(env, 'REDIRECT_STATUS', 302, 301, 308)
+  if (![301, 302, 307, 308].includes(redirectStatus)) {
+    throw new ConfigError(`REDIRECT_STATUS must be 301, 302, 307 or 308, got "${redirectStatus}"`)
+  }
+  return {
+    port,
+    host: env.HOST?.trim() || '0.0.0.0',
+    publicUrl: publicUrl(env, port),
+    database: parseDatabaseUrl(env.DATABASE_URL?.trim() || 'sqlite:./data/slink.db'),
+    redisUrl,
+    initialApiKey,
+    trustProxy: trustProxy(env),
+    redirectStatus: redirectStatus as Config['redirectStatus'],
+    apiRateLimit: integer(env, 'API_RATE_LIMIT', 60, 0, 1_000_000),
+    titleFetch: boolean(env, 'TITLE_FETCH', true),
+    pixelConsent: boolean(env, 'PIXEL_CONSENT', false),
+    logLevel: oneOf(
+      env,
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      'info',
+    ),
+  }
+}

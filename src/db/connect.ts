@@ -1,0 +1,65 @@
+/**
+ * Opens the database named by the configuration: an SQLite file (created with its folder)
+ * or a PostgreSQL pool. Both come back behind the same query builder.
+ */
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+import type { DatabaseConfig } from '../config.js'
+import type { Database } from './types.js'
+
+export type Dialect = 'sqlite' | 'postgres'
+
+export interface Db {
+  readonly kysely: Kysely<Database>
+  readonly dialect: Dialect
+  /** The raw SQLite handle, for the few synchronous statements on the redirect path. */
+  readonly sqlite: SQLite.Database | null
+  close(): Promise<void>
+}
+
+export class DatabaseUnavailableError extends Error {}
+
+// int8 (counts, epoch-millisecond timestamps) as numbers: every value we store fits in 2^53.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20) return (value: string) => Number(value)
+    return pg.types.getTypeParser(oid, format)
+  },
+}
+
+export function openDatabase(config: DatabaseConfig): Db {
+  if (config.kind === 'sqlite') {
+    let handle: SQLite.Database
+    try {
+      if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true })
+      handle = new SQLite(config.path)
+      handle.pragma('journal_mode = WAL')
+      handle.pragma('synchronous = NORMAL')
+      handle.pragma('foreign_keys = ON')
+      handle.pragma('busy_timeout = 5000')
+      // Unicode-aware lower(), as PostgreSQL has, so searches and sorts agree on both engines.
+      handle.function('lower', { deterministic: true }, (value: unknown) =>
+        typeof value === 'string' ? value.toLowerCase() : value,
+      )
+    } catch (error) {
+      throw new DatabaseUnavailableError(
+        `cannot open SQLite database "${config.path}": ${(error as Error).message}`,
+      )
+    }
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) })
+    return {
+      kysely,
+      dialect: 'sqlite',
+      sqlite: handle,
+      close: () => kysely.destroy(),
+    }
+  }
+  const pool = new pg.Pool({ connectionString: config.url, max: 10, types: pgTypes })
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {})
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return { kysely, dialect: 'postgres', sqlite: null, close: () => kysely.destroy() }
+}

@@ -1,0 +1,36 @@
+/**
+ * Schema migrations, kept in code and applied in order. `slink migrate` runs them; so does
+ * `slink serve` at start-up, which makes a fresh database usable with no extra step.
+ */
+import { Migrator, type Migration, type MigrationProvider, type Kysely } from 'kysely'
+import type { Db, Dialect } from './connect.js'
+import { initial } from './migrations/0001-initial.js'
+
+function migrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001-initial': initial(dialect),
+  }
+}
+
+class CodeMigrations implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations(this.dialect)
+  }
+}
+
+export interface MigrationReport {
+  applied: string[]
+}
+
+export async function migrate(db: Db): Promise<MigrationReport> {
+  const migrator = new Migrator({
+    db: db.kysely as unknown as Kysely<unknown>,
+    provider: new CodeMigrations(db.dialect),
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) throw error instanceof Error ? error : new Error(String(error))
+  return {
+    applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName),
+  }
+}

@@ -1,0 +1,107 @@
+/** Table shapes as the query builder sees them. Timestamps are epoch milliseconds. */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+export interface UsersTable {
+  id: Generated<number>
+  name: string
+  email: string
+  timezone: string
+  created_at: number
+  updated_at: number
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>
+  user_id: number
+  prefix: string
+  hash: string
+  created_at: number
+  revoked_at: number | null
+}
+
+export interface DomainsTable {
+  id: Generated<number>
+  user_id: number | null
+  name: string
+  url: string
+  index_page: string | null
+  not_found_page: string | null
+  created_at: number
+  updated_at: number
+}
+
+export interface SpacesTable {
+  id: Generated<number>
+  user_id: number
+  name: string
+  color: number
+  created_at: number
+  updated_at: number
+}
+
+export interface PixelsTable {
+  id: Generated<number>
+  user_id: number
+  name: string
+  type: string
+  value: string
+  created_at: number
+  updated_at: number
+}
+
+export interface LinksTable {
+  id: Generated<number>
+  user_id: number
+  domain_id: number
+  space_id: number | null
+  alias: string
+  url: string
+  title: string | null
+  title_locked: number
+  target_type: number
+  country_target: string | null
+  platform_target: string | null
+  language_target: string | null
+  rotation_target: string | null
+  last_rotation: number | null
+  disabled: number
+  privacy: number
+  privacy_password: string | null
+  password: string | null
+  expiration_url: string | null
+  expiration_clicks: number | null
+  clicks: number
+  ends_at: number | null
+  created_at: number
+  updated_at: number
+}
+
+export interface LinkPixelsTable {
+  link_id: number
+  pixel_id: number
+}
+
+export interface SettingsTable {
+  name: string
+  value: string
+}
+
+export interface Database {
+  users: UsersTable
+  api_keys: ApiKeysTable
+  domains: DomainsTable
+  spaces: SpacesTable
+  pixels: PixelsTable
+  links: LinksTable
+  link_pixels: LinkPixelsTable
+  settings: SettingsTable
+}
+
+export type UserRow = Selectable<UsersTable>
+export type ApiKeyRow = Selectable<ApiKeysTable>
+export type DomainRow = Selectable<DomainsTable>
+export type SpaceRow = Selectable<SpacesTable>
+export type PixelRow = Selectable<PixelsTable>
+export type LinkRow = Selectable<LinksTable>
+export type NewLinkRow = Insertable<LinksTable>
+export type LinkRowUpdate = Updateable<LinksTable>

@@ -1,0 +1,116 @@
+/** Domains: rules for creating, changing and removing them, and the default short domain. */
+import { isUniqueViolation } from '../db/errors.js'
+import type { Page, PageRequest } from '../db/paging.js'
+import type { DomainRow } from '../db/types.js'
+import type { Changes } from '../shared/changes.js'
+import { FieldErrors, ForbiddenError, NotFoundError } from '../shared/errors.js'
+import { parseDomainName } from '../shared/formats.js'
+import { takenMessage, writeUnique } from '../shared/unique.js'
+import type { DomainCreateInput, DomainUpdateInput } from './schema.js'
+import type { DomainFields, DomainFilter, DomainStore } from './store.js'
+
+const TAKEN = takenMessage('name')
+
+export class DomainService {
+  constructor(
+    private readonly store: DomainStore,
+    private readonly changes: Changes,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  list(userId: number, filter: DomainFilter, page: PageRequest): Promise<Page<DomainRow>> {
+    return this.store.list(userId, filter, page)
+  }
+
+  async get(userId: number, id: number): Promise<DomainRow> {
+    const domain = await this.store.findVisible(userId, id)
+    if (!domain) throw new NotFoundError()
+    return domain
+  }
+
+  /** `userId` null makes a global domain (CLI only). */
+  async create(
+    userId: number | null,
+    input: DomainCreateInput,
+    errors = new FieldErrors(),
+  ): Promise<DomainRow> {
+    if (input.name === undefined && !errors.has('name'))
+      errors.add('name', 'The name field is required.')
+    const fields = await this.fields(input, errors, null)
+    errors.throwIfAny()
+    const complete = { index_page: null, not_found_page: null, ...fields } as DomainFields
+    return writeUnique(errors, 'name', () => this.store.create(userId, complete, this.now()))
+  }
+
+  async update(
+    userId: number,
+    id: number,
+    input: DomainUpdateInput,
+    errors = new FieldErrors(),
+  ): Promise<DomainRow> {
+    const domain = await this.owned(userId, id)
+    const fields = await this.fields(input, errors, domain.id)
+    errors.throwIfAny()
+    const updated = await writeUnique(errors, 'name', () =>
+      this.store.update(domain.id, fields, this.now()),
+    )
+    this.changes.publish({ kind: 'domain', id: domain.id, name: domain.name })
+    return updated
+  }
+
+  async delete(userId: number, id: number): Promise<DomainRow> {
+    const domain = await this.owned(userId, id)
+    await this.store.delete(domain.id)
+    this.changes.publish({ kind: 'domain', id: domain.id, name: domain.name })
+    return domain
+  }
+
+  findByName(name: string): Promise<DomainRow | undefined> {
+    return this.store.findByName(name)
+  }
+
+  listAll(): Promise<DomainRow[]> {
+    return this.store.listAll()
+  }
+
+  /** The global domain `PUBLIC_URL` names, created (or its URL refreshed) at start-up. */
+  async ensureDefault(publicUrl: URL): Promise<DomainRow> {
+    const parsed = parseDomainName(publicUrl.origin)!
+    const existing = await this.store.findByName(parsed.name)
+    if (!existing) {
+      const fields = { ...parsed, index_page: null, not_found_page: null }
+      try {
+        return await this.store.create(null, fields, this.now())
+      } catch (error) {
+        // Another process created it first.
+        if (!isUniqueViolation(error)) throw error
+        return (await this.store.findByName(parsed.name))!
+      }
+    }
+    if (existing.url === parsed.url) return existing
+    return this.store.update(existing.id, { url: parsed.url }, this.now())
+  }
+
+  private async owned(userId: number, id: number): Promise<DomainRow> {
+    const domain = await this.get(userId, id)
+    if (domain.user_id === null) throw new ForbiddenError()
+    return domain
+  }
+
+  private async fields(
+    input: DomainUpdateInput,
+    errors: FieldErrors,
+    selfId: number | null,
+  ): Promise<Partial<DomainFields>> {
+    const fields: Partial<DomainFields> = {}
+    if (input.name !== undefined && !errors.has('name')) {
+      const parsed = parseDomainName(input.name)!
+      const other = await this.store.findByName(parsed.name)
+      if (other && other.id !== selfId) errors.add('name', TAKEN)
+      Object.assign(fields, parsed)
+    }
+    if (input.index_page !== undefined) fields.index_page = input.index_page
+    if (input.not_found_page !== undefined) fields.not_found_page = input.not_found_page
+    return fields
+  }
+}

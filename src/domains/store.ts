@@ -1,0 +1,95 @@
+/** Domains: global ones (no owner) and each user's own. */
+import type { Db } from '../db/connect.js'
+import { fetchPage, type Page, type PageRequest } from '../db/paging.js'
+import { containsInsensitive, textSortKey } from '../db/sql-helpers.js'
+import type { DomainRow } from '../db/types.js'
+
+export interface DomainFields {
+  name: string
+  url: string
+  index_page: string | null
+  not_found_page: string | null
+}
+
+export interface DomainFilter {
+  search?: string
+  sortBy: 'id' | 'name'
+}
+
+export interface DomainStore {
+  /** The user's own domains and the global ones. */
+  list(userId: number, filter: DomainFilter, page: PageRequest): Promise<Page<DomainRow>>
+  listAll(): Promise<DomainRow[]>
+  /** A domain the user may use: their own or a global one. */
+  findVisible(userId: number, id: number): Promise<DomainRow | undefined>
+  findByName(name: string): Promise<DomainRow | undefined>
+  findById(id: number): Promise<DomainRow | undefined>
+  findMany(ids: number[]): Promise<DomainRow[]>
+  create(userId: number | null, fields: DomainFields, now: number): Promise<DomainRow>
+  update(id: number, fields: Partial<DomainFields>, now: number): Promise<DomainRow>
+  delete(id: number): Promise<void>
+}
+
+export class SqlDomainStore implements DomainStore {
+  constructor(private readonly db: Db) {}
+
+  list(userId: number, filter: DomainFilter, page: PageRequest): Promise<Page<DomainRow>> {
+    let base = this.db.kysely
+      .selectFrom('domains')
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb('user_id', 'is', null)]))
+    if (filter.search) base = base.where(containsInsensitive('name', filter.search))
+    const sortKey = filter.sortBy === 'name' ? textSortKey('name', this.db.dialect) : 'id'
+    return fetchPage(base, (qb) => qb.selectAll(), sortKey, 'id', page)
+  }
+
+  listAll(): Promise<DomainRow[]> {
+    return this.db.kysely.selectFrom('domains').selectAll().orderBy('id').execute()
+  }
+
+  findVisible(userId: number, id: number): Promise<DomainRow | undefined> {
+    return this.db.kysely
+      .selectFrom('domains')
+      .selectAll()
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb('user_id', 'is', null)]))
+      .executeTakeFirst()
+  }
+
+  findByName(name: string): Promise<DomainRow | undefined> {
+    return this.db.kysely
+      .selectFrom('domains')
+      .selectAll()
+      .where('name', '=', name)
+      .executeTakeFirst()
+  }
+
+  findById(id: number): Promise<DomainRow | undefined> {
+    return this.db.kysely.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst()
+  }
+
+  async findMany(ids: number[]): Promise<DomainRow[]> {
+    if (ids.length === 0) return []
+    return this.db.kysely.selectFrom('domains').selectAll().where('id', 'in', ids).execute()
+  }
+
+  create(userId: number | null, fields: DomainFields, now: number): Promise<DomainRow> {
+    return this.db.kysely
+      .insertInto('domains')
+      .values({ user_id: userId, ...fields, created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  update(id: number, fields: Partial<DomainFields>, now: number): Promise<DomainRow> {
+    return this.db.kysely
+      .updateTable('domains')
+      .set({ ...fields, updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.kysely.deleteFrom('domains').where('id', '=', id).execute()
+  }
+}

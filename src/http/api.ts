@@ -1,0 +1,58 @@
+/**
+ * The `/api/v1` scope: body parsers, the per-key rate limit, bearer authentication, and the
+ * routes of every resource.
+ */
+import rateLimit from '@fastify/rate-limit'
+import type { FastifyInstance } from 'fastify'
+import { accountRoutes } from '../account/routes.js'
+import type { Config } from '../config.js'
+import { domainRoutes } from '../domains/routes.js'
+import { linkRoutes } from '../links/routes.js'
+import { pixelRoutes } from '../pixels/routes.js'
+import type { Services } from '../services.js'
+import { TooManyAttemptsError } from '../shared/errors.js'
+import { sha256 } from '../shared/secrets.js'
+import { spaceRoutes } from '../spaces/routes.js'
+import { bearerToken, registerAuth } from './auth.js'
+import { registerBodyParsers } from './body.js'
+
+export interface ApiOptions {
+  config: Config
+  services: Services
+  defaultDomainId: () => number | null
+  /** A shared store for the rate limit (Redis) when several processes serve the API. */
+  rateLimitRedis?: import('ioredis').Redis
+}
+
+export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<void> {
+  const { config, services } = options
+  registerBodyParsers(app)
+  if (config.apiRateLimit > 0) {
+    await app.register(rateLimit, {
+      global: true,
+      max: config.apiRateLimit,
+      timeWindow: 60_000,
+      nameSpace: 'slink-api-',
+      ...(options.rateLimitRedis ? { redis: options.rateLimitRedis } : {}),
+      keyGenerator: (request) => {
+        const token = bearerToken(request)
+        return token === null ? `ip:${request.ip}` : `key:${sha256(token).slice(0, 32)}`
+      },
+      addHeaders: {
+        'x-ratelimit-limit': true,
+        'x-ratelimit-remaining': true,
+        'x-ratelimit-reset': true,
+        'retry-after': true,
+      },
+      errorResponseBuilder: (_request, context) =>
+        new TooManyAttemptsError(Math.max(1, Math.ceil(context.ttl / 1000))),
+    })
+  }
+  registerAuth(app, services.users)
+  const publicUrl = config.publicUrl
+  linkRoutes(app, services.links, services.presenter, publicUrl)
+  pixelRoutes(app, services.pixels, publicUrl)
+  spaceRoutes(app, services.spaces, publicUrl)
+  domainRoutes(app, services.domains, publicUrl)
+  accountRoutes(app, services.users, options.defaultDomainId)
+}

@@ -1,0 +1,36 @@
+/**
+ * Bearer authentication for `/api/v1`: the key comes only from the Authorization header and
+ * is checked on every request (a revoked key stops working at once, on every process).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { UnauthenticatedError } from '../shared/errors.js'
+import type { Principal, UserService } from '../users/service.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization
+  if (typeof header !== 'string') return null
+  const match = /^Bearer +(\S+) *$/i.exec(header)
+  return match ? match[1]! : null
+}
+
+export function registerAuth(app: FastifyInstance, users: UserService): void {
+  app.decorateRequest('principal', null)
+  app.addHook('onRequest', async (request) => {
+    const token = bearerToken(request)
+    const principal = token === null ? null : await users.authenticate(token)
+    if (!principal) throw new UnauthenticatedError()
+    request.principal = principal
+  })
+}
+
+/** The authenticated user's id; routes behind `registerAuth` always have one. */
+export function userIdOf(request: FastifyRequest): number {
+  if (!request.principal) throw new UnauthenticatedError()
+  return request.principal.userId
+}

@@ -1,0 +1,73 @@
+/**
+ * The one place that turns errors into responses: typed service errors, schema failures,
+ * body-parser failures and anything unexpected (a bare "Server Error.", logged, never leaked).
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import {
+  AppError,
+  NotFoundError,
+  TooManyAttemptsError,
+  UnauthenticatedError,
+  ValidationError,
+} from '../shared/errors.js'
+import { collectIssues, type SchemaIssue } from './validation.js'
+
+const PARSER_ERRORS: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Unsupported Media Type.'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Payload Too Large.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Malformed request body.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Malformed request body.'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Malformed request body.'],
+  FST_ERR_CTP_EMPTY_TYPE: [415, 'Unsupported Media Type.'],
+  FST_ERR_CTP_INVALID_TYPE: [415, 'Unsupported Media Type.'],
+}
+
+const GENERIC: Record<number, string> = {
+  400: 'Bad Request.',
+  404: 'Resource not found.',
+  405: 'Method Not Allowed.',
+  413: 'Payload Too Large.',
+  414: 'URI Too Long.',
+  415: 'Unsupported Media Type.',
+  429: 'Too Many Attempts.',
+  431: 'Request Header Fields Too Large.',
+}
+
+/** Maps any error to the status and JSON body the contract promises. */
+export function toResponse(error: unknown): { status: number; body: Record<string, unknown> } {
+  if (error instanceof ValidationError) {
+    return { status: 422, body: { message: error.fields, status: 422 } }
+  }
+  if (error instanceof AppError) {
+    return { status: error.status, body: { message: error.message, status: error.status } }
+  }
+  const fastifyError = error as Partial<FastifyError> & { validationContext?: string }
+  if (fastifyError.validation) {
+    if (fastifyError.validationContext === 'params') return toResponse(new NotFoundError())
+    const fields = collectIssues(fastifyError.validation as unknown as SchemaIssue[])
+    return toResponse(new ValidationError(fields.messages))
+  }
+  const known = fastifyError.code ? PARSER_ERRORS[fastifyError.code] : undefined
+  if (known) return { status: known[0], body: { message: known[1], status: known[0] } }
+  if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_PROTO_POISONING') {
+    return { status: 400, body: { message: 'Malformed request body.', status: 400 } }
+  }
+  const status = fastifyError.statusCode
+  if (status && status >= 400 && status < 500) {
+    return { status, body: { message: GENERIC[status] ?? 'Bad Request.', status } }
+  }
+  return { status: 500, body: { message: 'Server Error.', status: 500 } }
+}
+
+export function sendError(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  const { status, body } = toResponse(error)
+  if (status >= 500) request.log.error({ err: error }, 'request failed')
+  if (error instanceof UnauthenticatedError) reply.header('WWW-Authenticate', 'Bearer')
+  if (error instanceof TooManyAttemptsError)
+    reply.header('Retry-After', String(error.retryAfterSeconds))
+  return reply.code(status).type('application/json; charset=utf-8').send(body)
+}

@@ -1,0 +1,107 @@
+/**
+ * Turns schema validation failures into the contract's per-field messages
+ * (`{"url":["The url field is required."]}`), with dotted names for nested fields.
+ * Routes that take a body validate with `attachValidation`, so the service can add its own
+ * rules for the fields that passed and every failing field is reported in one answer.
+ */
+import type { FastifyRequest } from 'fastify'
+import { FieldErrors, NotFoundError } from '../shared/errors.js'
+import { FORMAT_MESSAGES, type FormatName } from '../shared/formats.js'
+
+export interface SchemaIssue {
+  keyword: string
+  instancePath: string
+  params: Record<string, unknown>
+  data?: unknown
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  integer: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  array: 'an array',
+  object: 'an array',
+  boolean: 'true or false',
+}
+
+export function fieldName(issue: SchemaIssue): string {
+  const path = issue.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+  if (issue.keyword === 'required') path.push(String(issue.params.missingProperty))
+  return path.join('.')
+}
+
+export function messageFor(issue: SchemaIssue, field: string): string | null {
+  const a = field.replace(/_/g, ' ')
+  const p = issue.params
+  switch (issue.keyword) {
+    case 'required':
+      return `The ${a} field is required.`
+    case 'type': {
+      if (issue.data === null) return `The ${a} field is required.`
+      const expected = String(p.type).split(',')[0]!
+      return `The ${a} field must be ${TYPE_WORDS[expected] ?? expected}.`
+    }
+    case 'enum':
+      return `The selected ${a} is invalid.`
+    case 'maxLength':
+      return `The ${a} field must not be greater than ${String(p.limit)} characters.`
+    case 'minLength':
+      return `The ${a} field must be at least ${String(p.limit)} characters.`
+    case 'maximum':
+      return `The ${a} field must not be greater than ${String(p.limit)}.`
+    case 'minimum':
+      return `The ${a} field must be at least ${String(p.limit)}.`
+    case 'maxItems':
+      return `The ${a} field must not have more than ${String(p.limit)} items.`
+    case 'format': {
+      const format = String(p.format) as FormatName
+      return FORMAT_MESSAGES[format]?.(a) ?? `The ${a} field format is invalid.`
+    }
+    case 'pattern':
+      return `The ${a} field format is invalid.`
+    case 'additionalProperties':
+    case 'anyOf':
+    case 'oneOf':
+    case 'if':
+      return null
+    default:
+      return `The ${a} field is invalid.`
+  }
+}
+
+export function collectIssues(
+  issues: readonly SchemaIssue[],
+  errors = new FieldErrors(),
+): FieldErrors {
+  for (const issue of issues) {
+    const field = fieldName(issue)
+    const message = messageFor(issue, field)
+    if (message !== null && field !== '') errors.add(field, message)
+  }
+  return errors
+}
+
+/**
+ * The schema errors of a request validated with `attachValidation`, with every failing
+ * top-level field removed from the body so later rules see only values of the right type.
+ */
+export function schemaErrors(request: FastifyRequest): FieldErrors {
+  const errors = new FieldErrors()
+  const failure = request.validationError as
+    (Error & { validation?: SchemaIssue[]; validationContext?: string }) | undefined
+  if (!failure?.validation) return errors
+  // A malformed id in the path names no resource.
+  if (failure.validationContext === 'params') throw new NotFoundError()
+  collectIssues(failure.validation, errors)
+  const body = request.body as Record<string, unknown> | undefined
+  if (body && typeof body === 'object') {
+    for (const issue of failure.validation) {
+      const top = fieldName(issue).split('.')[0]
+      if (top) Reflect.deleteProperty(body, top)
+    }
+  }
+  return errors
+}

@@ -1,0 +1,75 @@
+/** The wire record of a link, with its space, domain and pixels fetched once per page. */
+import type { LinkRow } from '../db/types.js'
+import { toDomainRecord } from '../domains/record.js'
+import type { DomainStore } from '../domains/store.js'
+import { toPixelRecord } from '../pixels/record.js'
+import type { PixelStore } from '../pixels/store.js'
+import { isoMicro } from '../shared/time.js'
+import { toSpaceRecord } from '../spaces/record.js'
+import type { SpaceStore } from '../spaces/store.js'
+import type { LinkRecord } from './schema.js'
+import type { LinkStore } from './store.js'
+
+export interface LinkPresenterDeps {
+  links: LinkStore
+  domains: DomainStore
+  spaces: SpaceStore
+  pixels: PixelStore
+}
+
+function parseList<T>(json: string | null): T[] | null {
+  return json === null ? null : (JSON.parse(json) as T[])
+}
+
+export function shortUrl(domainUrl: string, alias: string): string {
+  return `${domainUrl}/${alias}`
+}
+
+export async function presentLinks(
+  deps: LinkPresenterDeps,
+  userId: number,
+  rows: LinkRow[],
+): Promise<LinkRecord[]> {
+  if (rows.length === 0) return []
+  const unique = (values: (number | null)[]) => [
+    ...new Set(values.filter((v): v is number => v !== null)),
+  ]
+  const pixelIds = await deps.links.pixelIdsOf(rows.map((r) => r.id))
+  const [domains, spaces, pixels] = await Promise.all([
+    deps.domains.findMany(unique(rows.map((r) => r.domain_id))),
+    deps.spaces.findMany(userId, unique(rows.map((r) => r.space_id))),
+    deps.pixels.findMany(userId, unique([...pixelIds.values()].flat())),
+  ])
+  const domainById = new Map(domains.map((d) => [d.id, toDomainRecord(d)]))
+  const spaceById = new Map(spaces.map((s) => [s.id, toSpaceRecord(s)]))
+  const pixelById = new Map(pixels.map((p) => [p.id, toPixelRecord(p)]))
+  return rows.map((row) => {
+    const domain = domainById.get(row.domain_id)!
+    return {
+      id: row.id,
+      alias: row.alias,
+      url: row.url,
+      short_url: shortUrl(domain.url, row.alias),
+      title: row.title,
+      target_type: row.target_type,
+      country_target: parseList(row.country_target),
+      platform_target: parseList(row.platform_target),
+      language_target: parseList(row.language_target),
+      rotation_target: parseList(row.rotation_target),
+      last_rotation: row.last_rotation,
+      disabled: row.disabled,
+      privacy: row.privacy,
+      privacy_password: row.privacy_password !== null,
+      password: row.password !== null,
+      expiration_url: row.expiration_url,
+      expiration_clicks: row.expiration_clicks,
+      clicks: row.clicks,
+      space: row.space_id === null ? null : (spaceById.get(row.space_id) ?? null),
+      domain,
+      pixels: (pixelIds.get(row.id) ?? []).flatMap((id) => pixelById.get(id) ?? []),
+      ends_at: isoMicro(row.ends_at),
+      created_at: isoMicro(row.created_at)!,
+      updated_at: isoMicro(row.updated_at)!,
+    }
+  })
+}

@@ -1,0 +1,102 @@
+/**
+ * The link rules that need no storage: targeting lists (half entries, duplicates, empty
+ * entries dropped), the expiry instant, and reserved aliases. Each reports into FieldErrors.
+ */
+import type { FieldErrors } from '../shared/errors.js'
+import { zonedToUtc } from '../shared/time.js'
+
+export interface TargetEntry {
+  key: string
+  value: string
+}
+
+type RawEntry = { key?: string | null; value?: string | null }
+
+/**
+ * A keyed targeting list as stored: entries with both parts empty are dropped, half an entry
+ * and a repeated key are errors. `null` (nothing left) clears the list.
+ */
+export function keyedList(
+  field: string,
+  raw: RawEntry[],
+  errors: FieldErrors,
+): TargetEntry[] | null {
+  const seen = new Set<string>()
+  const out: TargetEntry[] = []
+  raw.forEach((entry, i) => {
+    const key = entry.key ?? null
+    const value = entry.value ?? null
+    if (key === null && value === null) return
+    if (key === null)
+      return errors.add(`${field}.${i}.key`, `The ${field}.${i}.key field is required.`)
+    if (value === null)
+      return errors.add(`${field}.${i}.value`, `The ${field}.${i}.value field is required.`)
+    if (seen.has(key))
+      return errors.add(`${field}.${i}.key`, `The ${field}.${i}.key field has a duplicate value.`)
+    seen.add(key)
+    out.push({ key, value })
+  })
+  return out.length > 0 ? out : null
+}
+
+/** The rotation list: values only, empty entries dropped. */
+export function rotationList(raw: { value?: string | null }[]): { value: string }[] | null {
+  const out = raw.flatMap((entry) => (entry.value ? [{ value: entry.value }] : []))
+  return out.length > 0 ? out : null
+}
+
+/**
+ * The expiry instant from a date and time given together in the account's time zone.
+ * `undefined`: leave it as it is; `null`: clear it.
+ */
+export function expiryInstant(
+  date: string | null | undefined,
+  time: string | null | undefined,
+  timeZone: string,
+  errors: FieldErrors,
+): number | null | undefined {
+  if (date === undefined && time === undefined) return undefined
+  if (errors.has('expiration_date') || errors.has('expiration_time')) return undefined
+  const hasDate = date !== undefined && date !== null
+  const hasTime = time !== undefined && time !== null
+  if (!hasDate && !hasTime) return null
+  if (!hasDate) {
+    errors.add(
+      'expiration_date',
+      'The expiration date field is required when expiration time is present.',
+    )
+    return undefined
+  }
+  if (!hasTime) {
+    errors.add(
+      'expiration_time',
+      'The expiration time field is required when expiration date is present.',
+    )
+    return undefined
+  }
+  return zonedToUtc(date, time, timeZone)
+}
+
+/** Top-level paths the service itself answers; no alias may take them (compared case-insensitively). */
+export const RESERVED_ALIASES = new Set([
+  'api',
+  'assets',
+  'docs',
+  'health',
+  'healthz',
+  'stats',
+  'static',
+  'admin',
+  'login',
+  'logout',
+  'robots',
+  'favicon',
+  'openapi',
+])
+
+export function isReservedAlias(alias: string): boolean {
+  return RESERVED_ALIASES.has(alias.toLowerCase())
+}
+
+/** Letters and digits that cannot be mistaken for one another (no 0/O/o, 1/l/I). */
+export const ALIAS_ALPHABET = '23456789abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ'

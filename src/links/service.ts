@@ -1,0 +1,266 @@
+/**
+ * Links: create, change, list and remove them under the rules of the contract. Field rules
+ * that need no storage live in rules.ts; this module adds the ones that do (domains, spaces,
+ * pixels, alias uniqueness) and writes the result.
+ */
+import type { Page, PageRequest } from '../db/paging.js'
+import type { DomainRow, LinkRow, LinkRowUpdate, NewLinkRow } from '../db/types.js'
+import type { DomainStore } from '../domains/store.js'
+import type { PixelStore } from '../pixels/store.js'
+import type { Changes } from '../shared/changes.js'
+import { FieldErrors, NotFoundError } from '../shared/errors.js'
+import { hashPassword, randomString } from '../shared/secrets.js'
+import { takenMessage, writeUnique } from '../shared/unique.js'
+import type { SpaceStore } from '../spaces/store.js'
+import { ALIAS_ALPHABET, expiryInstant, isReservedAlias, keyedList, rotationList } from './rules.js'
+import type { LinkInput } from './schema.js'
+import type { LinkFilter, LinkStore } from './store.js'
+import { TARGET_LISTS } from './targeting-keys.js'
+import type { TitleQueue } from './title-queue.js'
+
+export interface LinkServiceDeps {
+  links: LinkStore
+  domains: DomainStore
+  spaces: SpaceStore
+  pixels: PixelStore
+  changes: Changes
+  titles: TitleQueue | null
+  timeZoneOf: (userId: number) => Promise<string>
+  now?: () => number
+}
+
+export class LinkService {
+  private readonly now: () => number
+
+  constructor(private readonly deps: LinkServiceDeps) {
+    this.now = deps.now ?? Date.now
+  }
+
+  list(userId: number, filter: LinkFilter, page: PageRequest): Promise<Page<LinkRow>> {
+    return this.deps.links.list(userId, filter, page, this.now())
+  }
+
+  async get(userId: number, id: number): Promise<LinkRow> {
+    const link = await this.deps.links.find(userId, id)
+    if (!link) throw new NotFoundError()
+    return link
+  }
+
+  pixelIdsOf(linkIds: number[]): Promise<Map<number, number[]>> {
+    return this.deps.links.pixelIdsOf(linkIds)
+  }
+
+  async create(userId: number, input: LinkInput, errors = new FieldErrors()): Promise<LinkRow> {
+    if (input.url === undefined && !errors.has('url'))
+      errors.add('url', 'The url field is required.')
+    const domain = await this.domainForCreate(userId, input, errors)
+    const changes = await this.changes(userId, input, errors, null)
+    const alias = await this.aliasFor(input, domain, errors)
+    const pixelIds = await this.pixelIds(userId, input, errors)
+    errors.throwIfAny()
+    const now = this.now()
+    const row: NewLinkRow = {
+      user_id: userId,
+      domain_id: domain!.id,
+      alias: alias!,
+      url: input.url!,
+      title: null,
+      title_locked: 0,
+      target_type: 0,
+      disabled: 0,
+      privacy: 0,
+      clicks: 0,
+      ...changes,
+      created_at: now,
+      updated_at: now,
+    }
+    const link = await writeUnique(errors, 'alias', () =>
+      this.deps.links.create(row, pixelIds ?? []),
+    )
+    if (link.title_locked === 0) this.deps.titles?.enqueue(link.id, link.url)
+    return link
+  }
+
+  async update(
+    userId: number,
+    id: number,
+    input: LinkInput,
+    errors = new FieldErrors(),
+  ): Promise<LinkRow> {
+    const current = await this.get(userId, id)
+    if (
+      input.domain_id !== undefined &&
+      input.domain_id !== current.domain_id &&
+      !errors.has('domain_id')
+    ) {
+      errors.add('domain_id', 'The domain id cannot be changed.')
+    }
+    const changes = await this.changes(userId, input, errors, current)
+    if (
+      input.alias !== undefined &&
+      input.alias !== null &&
+      input.alias !== current.alias &&
+      !errors.has('alias')
+    ) {
+      await this.checkAlias(input.alias, current.domain_id, errors)
+      changes.alias = input.alias
+    }
+    const pixelIds = await this.pixelIds(userId, input, errors)
+    errors.throwIfAny()
+    const updated = await writeUnique(errors, 'alias', () =>
+      this.deps.links.update(current.id, { ...changes, updated_at: this.now() }, pixelIds),
+    )
+    this.deps.changes.publish({
+      kind: 'link',
+      id: current.id,
+      domainId: current.domain_id,
+      alias: current.alias,
+    })
+    if (updated.alias !== current.alias) {
+      this.deps.changes.publish({
+        kind: 'link',
+        id: updated.id,
+        domainId: updated.domain_id,
+        alias: updated.alias,
+      })
+    }
+    if (updated.title_locked === 0 && (updated.url !== current.url || updated.title === null)) {
+      this.deps.titles?.enqueue(updated.id, updated.url)
+    }
+    return updated
+  }
+
+  async delete(userId: number, id: number): Promise<LinkRow> {
+    const link = await this.get(userId, id)
+    await this.deps.links.delete(link.id)
+    this.deps.changes.publish({
+      kind: 'link',
+      id: link.id,
+      domainId: link.domain_id,
+      alias: link.alias,
+    })
+    return link
+  }
+
+  /** The column changes an input asks for, after checking each field. */
+  private async changes(
+    userId: number,
+    input: LinkInput,
+    errors: FieldErrors,
+    current: LinkRow | null,
+  ): Promise<LinkRowUpdate> {
+    const out: LinkRowUpdate = {}
+    if (input.url !== undefined) {
+      out.url = input.url
+      if (current && input.url !== current.url && current.title_locked === 0) out.title = null
+    }
+    if (input.title !== undefined) {
+      out.title = input.title
+      out.title_locked = input.title === null ? 0 : 1
+    }
+    if (input.disabled !== undefined) out.disabled = input.disabled
+    if (input.privacy !== undefined) out.privacy = input.privacy
+    if (input.target_type !== undefined) out.target_type = input.target_type
+    if (input.expiration_url !== undefined) out.expiration_url = input.expiration_url
+    if (input.expiration_clicks !== undefined) {
+      out.expiration_clicks = input.expiration_clicks === 0 ? null : input.expiration_clicks
+    }
+    if (input.password !== undefined) {
+      out.password = input.password === null ? null : await hashPassword(input.password)
+    }
+    if (input.privacy_password !== undefined) {
+      out.privacy_password =
+        input.privacy_password === null ? null : await hashPassword(input.privacy_password)
+    }
+    const privacy = out.privacy ?? current?.privacy ?? 0
+    const privacyPassword =
+      out.privacy_password !== undefined
+        ? out.privacy_password
+        : (current?.privacy_password ?? null)
+    if (
+      privacy === 2 &&
+      privacyPassword === null &&
+      !errors.has('privacy') &&
+      !errors.has('privacy_password')
+    ) {
+      errors.add('privacy_password', 'The privacy password field is required when privacy is 2.')
+    }
+    if (input.space_id !== undefined && !errors.has('space_id')) {
+      if (input.space_id !== null && !(await this.deps.spaces.find(userId, input.space_id))) {
+        errors.add('space_id', 'The selected space id is invalid.')
+      }
+      out.space_id = input.space_id
+    }
+    if (input.expiration_date !== undefined || input.expiration_time !== undefined) {
+      const timeZone = await this.deps.timeZoneOf(userId)
+      const endsAt = expiryInstant(input.expiration_date, input.expiration_time, timeZone, errors)
+      if (endsAt !== undefined) out.ends_at = endsAt
+    }
+    for (const list of TARGET_LISTS) {
+      const raw = input[list]
+      if (raw === undefined || errors.has(list)) continue
+      const entries =
+        raw === null ? null : list === 'rotation' ? rotationList(raw) : keyedList(list, raw, errors)
+      out[`${list}_target`] = entries === null ? null : JSON.stringify(entries)
+    }
+    return out
+  }
+
+  private async domainForCreate(
+    userId: number,
+    input: LinkInput,
+    errors: FieldErrors,
+  ): Promise<DomainRow | null> {
+    const field = input.domain_id !== undefined || errors.has('domain_id') ? 'domain_id' : 'domain'
+    const id = input.domain_id ?? input.domain
+    if (errors.has(field)) return null
+    if (id === undefined) {
+      errors.add('domain_id', 'The domain id field is required.')
+      return null
+    }
+    const domain = await this.deps.domains.findVisible(userId, id)
+    if (!domain) errors.add(field, `The selected ${field.replace(/_/g, ' ')} is invalid.`)
+    return domain ?? null
+  }
+
+  private async aliasFor(
+    input: LinkInput,
+    domain: DomainRow | null,
+    errors: FieldErrors,
+  ): Promise<string | null> {
+    if (errors.has('alias') || domain === null) return null
+    if (input.alias !== undefined && input.alias !== null) {
+      await this.checkAlias(input.alias, domain.id, errors)
+      return input.alias
+    }
+    return this.randomAlias(domain.id)
+  }
+
+  private async checkAlias(alias: string, domainId: number, errors: FieldErrors): Promise<void> {
+    if (isReservedAlias(alias)) errors.add('alias', 'The alias is reserved.')
+    else if (await this.deps.links.aliasTaken(domainId, alias))
+      errors.add('alias', takenMessage('alias'))
+  }
+
+  private async randomAlias(domainId: number): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      const alias = randomString(6 + Math.floor(attempt / 3), ALIAS_ALPHABET)
+      if (!isReservedAlias(alias) && !(await this.deps.links.aliasTaken(domainId, alias)))
+        return alias
+    }
+  }
+
+  private async pixelIds(
+    userId: number,
+    input: LinkInput,
+    errors: FieldErrors,
+  ): Promise<number[] | undefined> {
+    if (input.pixel_ids === undefined || errors.has('pixel_ids')) return undefined
+    const ids = [...new Set(input.pixel_ids ?? [])]
+    const found = new Set((await this.deps.pixels.findMany(userId, ids)).map((p) => p.id))
+    ;(input.pixel_ids ?? []).forEach((id, i) => {
+      if (!found.has(id)) errors.add(`pixel_ids.${i}`, `The selected pixel_ids.${i} is invalid.`)
+    })
+    return ids
+  }
+}

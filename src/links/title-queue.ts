@@ -1,0 +1,53 @@
+/**
+ * Runs title fetches in the background, a few at a time, with a bounded backlog: the API
+ * answers at once and the title appears when (and if) the page gives one.
+ */
+import type { LinkStore } from './store.js'
+import { fetchTitle, type TitleFetchOptions } from './title-fetch.js'
+
+export class TitleQueue {
+  private readonly waiting: { id: number; url: string }[] = []
+  private running = 0
+  private idleWaiters: (() => void)[] = []
+
+  constructor(
+    private readonly store: LinkStore,
+    private readonly options: TitleFetchOptions & { concurrency?: number; backlog?: number } = {},
+  ) {}
+
+  enqueue(id: number, url: string): void {
+    if (this.waiting.length >= (this.options.backlog ?? 1000)) return
+    this.waiting.push({ id, url })
+    this.pump()
+  }
+
+  /** Resolves once nothing is waiting or running (tests and shutdown). */
+  idle(): Promise<void> {
+    if (this.running === 0 && this.waiting.length === 0) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.push(resolve))
+  }
+
+  private pump(): void {
+    while (this.running < (this.options.concurrency ?? 2) && this.waiting.length > 0) {
+      const job = this.waiting.shift()!
+      this.running++
+      void this.run(job).finally(() => {
+        this.running--
+        this.pump()
+        if (this.running === 0 && this.waiting.length === 0) {
+          for (const resolve of this.idleWaiters.splice(0)) resolve()
+        }
+      })
+    }
+  }
+
+  private async run(job: { id: number; url: string }): Promise<void> {
+    const title = await fetchTitle(job.url, this.options)
+    if (title === null) return
+    try {
+      await this.store.setFetchedTitle(job.id, job.url, title)
+    } catch {
+      // The link may be gone or the database busy; a title is a nicety, not data to keep.
+    }
+  }
+}

@@ -1,0 +1,98 @@
+/** Pixels: unique names per user, type-specific values; deleting one detaches it from its links. */
+import type { Page, PageRequest } from '../db/paging.js'
+import type { PixelRow } from '../db/types.js'
+import type { Changes } from '../shared/changes.js'
+import { FieldErrors, NotFoundError } from '../shared/errors.js'
+import type { LinkKeysOf } from '../shared/link-keys.js'
+import { takenMessage, writeUnique } from '../shared/unique.js'
+import type { PixelInput } from './schema.js'
+import type { PixelFields, PixelFilter, PixelStore } from './store.js'
+import { canonicalPixelType, pixelValueProblem, type PixelType } from './types.js'
+
+export class PixelService {
+  constructor(
+    private readonly store: PixelStore,
+    private readonly linkKeys: LinkKeysOf,
+    private readonly changes: Changes,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  list(userId: number, filter: PixelFilter, page: PageRequest): Promise<Page<PixelRow>> {
+    return this.store.list(userId, filter, page)
+  }
+
+  async get(userId: number, id: number): Promise<PixelRow> {
+    const pixel = await this.store.find(userId, id)
+    if (!pixel) throw new NotFoundError()
+    return pixel
+  }
+
+  findMany(userId: number, ids: number[]): Promise<PixelRow[]> {
+    return this.store.findMany(userId, ids)
+  }
+
+  async create(userId: number, input: PixelInput, errors = new FieldErrors()): Promise<PixelRow> {
+    for (const field of ['name', 'type', 'value'] as const) {
+      if (input[field] === undefined && !errors.has(field))
+        errors.add(field, `The ${field} field is required.`)
+    }
+    const fields = await this.fields(userId, input, errors, null)
+    errors.throwIfAny()
+    return writeUnique(errors, 'name', () =>
+      this.store.create(userId, fields as PixelFields, this.now()),
+    )
+  }
+
+  async update(
+    userId: number,
+    id: number,
+    input: PixelInput,
+    errors = new FieldErrors(),
+  ): Promise<PixelRow> {
+    const pixel = await this.get(userId, id)
+    const fields = await this.fields(userId, input, errors, pixel)
+    errors.throwIfAny()
+    const updated = await writeUnique(errors, 'name', () =>
+      this.store.update(pixel.id, fields, this.now()),
+    )
+    await this.publishLinksOf(pixel.id)
+    return updated
+  }
+
+  async delete(userId: number, id: number): Promise<PixelRow> {
+    const pixel = await this.get(userId, id)
+    const touched = await this.linkKeys({ pixelId: pixel.id })
+    await this.store.delete(pixel.id)
+    for (const key of touched) this.changes.publish({ kind: 'link', ...key })
+    return pixel
+  }
+
+  private async publishLinksOf(pixelId: number): Promise<void> {
+    for (const key of await this.linkKeys({ pixelId }))
+      this.changes.publish({ kind: 'link', ...key })
+  }
+
+  private async fields(
+    userId: number,
+    input: PixelInput,
+    errors: FieldErrors,
+    current: PixelRow | null,
+  ): Promise<Partial<PixelFields>> {
+    const fields: Partial<PixelFields> = {}
+    if (input.name !== undefined && !errors.has('name')) {
+      const other = await this.store.findByName(userId, input.name)
+      if (other && other.id !== current?.id) errors.add('name', takenMessage('name'))
+      fields.name = input.name
+    }
+    if (input.type !== undefined) fields.type = canonicalPixelType(input.type)
+    if (input.value !== undefined) fields.value = input.value
+    // The value's format depends on the type, either of which may be the stored one.
+    const type = fields.type ?? (current?.type as PixelType | undefined)
+    const value = fields.value ?? current?.value
+    if (type && value !== undefined && !errors.has('type') && !errors.has('value')) {
+      const problem = pixelValueProblem(type, value)
+      if (problem) errors.add('value', problem)
+    }
+    return fields
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Wires the stores and services together over one database. The HTTP app, the CLI and the
+ * tests all build the same graph from here.
+ */
+import type { Config } from './config.js'
+import type { Db } from './db/connect.js'
+import { DomainService } from './domains/service.js'
+import { SqlDomainStore } from './domains/store.js'
+import type { LinkPresenterDeps } from './links/record.js'
+import { LinkService } from './links/service.js'
+import { SqlLinkStore } from './links/store.js'
+import { TitleQueue } from './links/title-queue.js'
+import type { TitleFetchOptions } from './links/title-fetch.js'
+import { PixelService } from './pixels/service.js'
+import { SqlPixelStore } from './pixels/store.js'
+import { Changes } from './shared/changes.js'
+import { SpaceService } from './spaces/service.js'
+import { SqlSpaceStore } from './spaces/store.js'
+import { UserService } from './users/service.js'
+import { SqlUserStore } from './users/store.js'
+
+export interface ServiceOptions {
+  /** Title fetching: off, or on with these options (tests allow loopback destinations). */
+  titleFetch: false | TitleFetchOptions
+  now?: () => number
+}
+
+export function createServices(db: Db, options: ServiceOptions) {
+  const stores = {
+    users: new SqlUserStore(db),
+    domains: new SqlDomainStore(db),
+    spaces: new SqlSpaceStore(db),
+    pixels: new SqlPixelStore(db),
+    links: new SqlLinkStore(db),
+  }
+  const now = options.now ?? Date.now
+  const changes = new Changes()
+  const linkKeys = stores.links.keysOf.bind(stores.links)
+  const titles =
+    options.titleFetch === false ? null : new TitleQueue(stores.links, options.titleFetch)
+  const users = new UserService(stores.users, now)
+  const presenter: LinkPresenterDeps = stores
+  return {
+    db,
+    stores,
+    changes,
+    titles,
+    presenter,
+    users,
+    domains: new DomainService(stores.domains, changes, now),
+    spaces: new SpaceService(stores.spaces, linkKeys, changes, now),
+    pixels: new PixelService(stores.pixels, linkKeys, changes, now),
+    links: new LinkService({
+      ...stores,
+      changes,
+      titles,
+      now,
+      timeZoneOf: async (userId) => (await stores.users.findById(userId))?.timezone ?? 'UTC',
+    }),
+  }
+}
+
+export type Services = ReturnType<typeof createServices>
+
+export function serviceOptionsFrom(config: Config): ServiceOptions {
+  return { titleFetch: config.titleFetch ? {} : false }
+}

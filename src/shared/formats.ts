@@ -1,0 +1,61 @@
+/**
+ * String formats used by request schemas. Each is registered with the validator under its
+ * name, appears in the OpenAPI document as `format`, and has the message its failure reports.
+ */
+const CONTROL_OR_SPACE = /[\s\p{Cc}]/u
+
+/** An absolute http(s) URL with a host. Anything else (javascript:, data:, file:, …) fails. */
+export function isHttpUrl(value: string): boolean {
+  if (CONTROL_OR_SPACE.test(value)) return false
+  if (!/^https?:\/\//i.test(value)) return false
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
+  } catch {
+    return false
+  }
+}
+
+/** `example.com`, `example.com:8443` or `http://example.com` → host name and base URL. */
+export function parseDomainName(input: string): { name: string; url: string } | null {
+  const withScheme = /^https?:\/\//i.test(input) ? input : `https://${input}`
+  if (!isHttpUrl(withScheme)) return null
+  const url = new URL(withScheme)
+  const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password
+  if (!bare || !/^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname)) return null
+  return { name: url.hostname, url: `${url.protocol}//${url.host}` }
+}
+
+export const FORMATS = {
+  'http-url': isHttpUrl,
+  'alpha-dash': (value: string) => /^[A-Za-z0-9_-]+$/.test(value),
+  'time-hm': (value: string) => /^([01]\d|2[0-3]):[0-5]\d$/.test(value),
+  'date-ymd': (value: string) => {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+    if (!m) return false
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
+    const date = new Date(Date.UTC(y, mo - 1, d))
+    return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d
+  },
+  'domain-name': (value: string) => parseDomainName(value) !== null,
+  'time-zone': (value: string) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: value })
+      return true
+    } catch {
+      return false
+    }
+  },
+} satisfies Record<string, (value: string) => boolean>
+
+export type FormatName = keyof typeof FORMATS
+
+export const FORMAT_MESSAGES: Record<FormatName, (attribute: string) => string> = {
+  'http-url': (a) => `The ${a} field must be a valid URL.`,
+  'alpha-dash': (a) =>
+    `The ${a} field must only contain letters, numbers, dashes, and underscores.`,
+  'time-hm': (a) => `The ${a} field must match the format H:i.`,
+  'date-ymd': (a) => `The ${a} field must match the format Y-m-d.`,
+  'domain-name': (a) => `The ${a} field must be a valid domain name.`,
+  'time-zone': (a) => `The ${a} field must be a valid timezone.`,
+}

@@ -1,0 +1,79 @@
+/**
+ * Secrets: API keys (random, high-entropy, stored as SHA-256 and compared in constant time)
+ * and passwords (link and statistics passwords, stored with scrypt, a deliberately slow hash).
+ */
+import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto'
+
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+
+export function randomString(length: number, alphabet = KEY_ALPHABET): string {
+  let out = ''
+  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)]
+  return out
+}
+
+/** A new API key: `slk_` and 40 random characters (about 238 bits). */
+export function generateApiKey(): string {
+  return `slk_${randomString(40)}`
+}
+
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex')
+}
+
+/** The stored, non-secret part of a key used to find it (and to revoke it by prefix). */
+export const KEY_PREFIX_LENGTH = 12
+
+export function keyPrefix(key: string): string {
+  return key.slice(0, KEY_PREFIX_LENGTH)
+}
+
+export function equalHex(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex')
+  const y = Buffer.from(b, 'hex')
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 }
+
+function scryptAsync(
+  password: string,
+  salt: Buffer,
+  N: number,
+  r: number,
+  p: number,
+): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password, salt, SCRYPT.keylen, { N, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    )
+  })
+}
+
+/** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16)
+  const key = await scryptAsync(password, salt, SCRYPT.N, SCRYPT.r, SCRYPT.p)
+  return [
+    'scrypt',
+    SCRYPT.N,
+    SCRYPT.r,
+    SCRYPT.p,
+    salt.toString('base64url'),
+    key.toString('base64url'),
+  ].join('$')
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$')
+  if (scheme !== 'scrypt' || !salt || !hash) return false
+  const expected = Buffer.from(hash, 'base64url')
+  const actual = await scryptAsync(
+    password,
+    Buffer.from(salt, 'base64url'),
+    Number(n),
+    Number(r),
+    Number(p),
+  )
+  return actual.length === expected.length && timingSafeEqual(actual, expected)
+}

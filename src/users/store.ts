@@ -1,0 +1,88 @@
+/** Users and their API keys. */
+import type { Db } from '../db/connect.js'
+import type { ApiKeyRow, UserRow } from '../db/types.js'
+
+export interface NewUser {
+  name: string
+  email: string
+  timezone: string
+}
+
+export interface UserStore {
+  count(): Promise<number>
+  create(user: NewUser, now: number): Promise<UserRow>
+  findById(id: number): Promise<UserRow | undefined>
+  findByEmail(email: string): Promise<UserRow | undefined>
+  addKey(userId: number, prefix: string, hash: string, now: number): Promise<ApiKeyRow>
+  /** Live keys whose stored prefix starts with `prefix` (at most a few). */
+  keysByPrefix(prefix: string): Promise<ApiKeyRow[]>
+  keyByHash(hash: string): Promise<ApiKeyRow | undefined>
+  revokeKey(id: number, now: number): Promise<void>
+}
+
+export class SqlUserStore implements UserStore {
+  constructor(private readonly db: Db) {}
+
+  async count(): Promise<number> {
+    const row = await this.db.kysely
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+    return Number(row.n)
+  }
+
+  create(user: NewUser, now: number): Promise<UserRow> {
+    return this.db.kysely
+      .insertInto('users')
+      .values({ ...user, created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  findById(id: number): Promise<UserRow | undefined> {
+    return this.db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+  }
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.kysely
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+      .executeTakeFirst()
+  }
+
+  addKey(userId: number, prefix: string, hash: string, now: number): Promise<ApiKeyRow> {
+    return this.db.kysely
+      .insertInto('api_keys')
+      .values({ user_id: userId, prefix, hash, created_at: now, revoked_at: null })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  keysByPrefix(prefix: string): Promise<ApiKeyRow[]> {
+    return this.db.kysely
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb(eb.fn('substr', ['prefix', eb.val(1), eb.val(prefix.length)]), '=', prefix))
+      .limit(10)
+      .execute()
+  }
+
+  keyByHash(hash: string): Promise<ApiKeyRow | undefined> {
+    return this.db.kysely
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('hash', '=', hash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst()
+  }
+
+  async revokeKey(id: number, now: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .execute()
+  }
+}
