@@ -13,6 +13,13 @@ import { apiNotFound, trackRoutes } from './http/not-found.js'
 import type { Services } from './services.js'
 import { FORMATS } from './shared/formats.js'
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route under `/api/` (for the OpenAPI completeness test). */
+    apiRoutes(): { method: string; url: string }[]
+  }
+}
+
 export interface AppOptions {
   config: Config
   services: Services
@@ -48,7 +55,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   })
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply))
-  const allowedMethods = trackRoutes(app)
+  const routes = trackRoutes(app)
+  app.decorate('apiRoutes', () => routes.list())
 
   await app.register(swagger, {
     openapi: {
@@ -84,7 +92,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.rateLimitRedis ? { rateLimitRedis: options.rateLimitRedis } : {}),
   })
 
-  const apiMissing = apiNotFound(allowedMethods)
+  const apiMissing = apiNotFound(routes)
   app.setNotFoundHandler((request, reply) => {
     if (
       request.url === '/api' ||

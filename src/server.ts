@@ -45,7 +45,13 @@ export async function startService(
   let stopping: Promise<void> | null = null
   const stop = () =>
     (stopping ??= (async () => {
-      await app.close()
+      // Keep-alive connections that finish their last response while closing are dropped promptly.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 100)
+      try {
+        await app.close()
+      } finally {
+        clearInterval(sweep)
+      }
       await services.titles?.idle()
       await db.close()
     })())

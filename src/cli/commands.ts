@@ -6,7 +6,6 @@ import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../config.js'
 import { DatabaseUnavailableError, openDatabase } from '../db/connect.js'
 import { migrate } from '../db/migrate.js'
-import { startService, stopOnSignals } from '../server.js'
 import { createServices, type Services } from '../services.js'
 import { ValidationError } from '../shared/errors.js'
 import { UserInputError } from '../users/service.js'
@@ -24,26 +23,27 @@ const USAGE = `usage: slink <command>
   domain add HOST [--email E]              add a domain (no email: global, usable by everyone)
   domain list                              list every domain`
 
-type Options = Record<string, { type: 'string' | 'boolean' }>
+type Options = Record<string, { type: 'string' }>
 
 function parse(args: string[], options: Options, positionals: number) {
-  let parsed
-  try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true })
-  } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0]!)
+  const { tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true })
+  const values: Record<string, string | undefined> = {}
+  const found: string[] = []
+  for (const token of tokens) {
+    if (token.kind === 'positional') found.push(token.value)
+    if (token.kind !== 'option') continue
+    if (!(token.name in options)) throw new UsageError(`unknown option ${token.rawName}`)
+    if (token.value === undefined) throw new UsageError(`${token.rawName} needs a value`)
+    values[token.name] = token.value
   }
-  if (parsed.positionals.length !== positionals) {
+  if (found.length !== positionals) {
     throw new UsageError(
       positionals === 0
-        ? `unexpected argument "${parsed.positionals[0]}"`
-        : `expected ${positionals} argument${positionals > 1 ? 's' : ''}, got ${parsed.positionals.length}`,
+        ? `unexpected argument "${found[0]}"`
+        : `expected ${positionals} argument${positionals > 1 ? 's' : ''}, got ${found.length}`,
     )
   }
-  return {
-    values: parsed.values as Record<string, string | undefined>,
-    positionals: parsed.positionals,
-  }
+  return { values, positionals: found }
 }
 
 function required(values: Record<string, string | undefined>, name: string): string {
@@ -84,6 +84,8 @@ export async function run(
   switch (key) {
     case 'serve': {
       parse(args, {}, 0)
+      // Only serving needs the HTTP stack; the other commands start faster without it.
+      const { startService, stopOnSignals } = await import('../server.js')
       const service = await startService(loadConfig(), out)
       stopOnSignals(service)
       return

@@ -4,7 +4,7 @@ import type { Page, PageRequest } from '../db/paging.js'
 import type { DomainRow } from '../db/types.js'
 import type { Changes } from '../shared/changes.js'
 import { FieldErrors, ForbiddenError, NotFoundError } from '../shared/errors.js'
-import { parseDomainName } from '../shared/formats.js'
+import { FORMAT_MESSAGES, parseDomainName } from '../shared/formats.js'
 import { takenMessage, writeUnique } from '../shared/unique.js'
 import type { DomainCreateInput, DomainUpdateInput } from './schema.js'
 import type { DomainFields, DomainFilter, DomainStore } from './store.js'
@@ -104,10 +104,14 @@ export class DomainService {
   ): Promise<Partial<DomainFields>> {
     const fields: Partial<DomainFields> = {}
     if (input.name !== undefined && !errors.has('name')) {
-      const parsed = parseDomainName(input.name)!
-      const other = await this.store.findByName(parsed.name)
-      if (other && other.id !== selfId) errors.add('name', TAKEN)
-      Object.assign(fields, parsed)
+      const parsed = parseDomainName(input.name)
+      if (parsed === null) {
+        errors.add('name', FORMAT_MESSAGES['domain-name']('name'))
+      } else {
+        const other = await this.store.findByName(parsed.name)
+        if (other && other.id !== selfId) errors.add('name', TAKEN)
+        Object.assign(fields, parsed)
+      }
     }
     if (input.index_page !== undefined) fields.index_page = input.index_page
     if (input.not_found_page !== undefined) fields.not_found_page = input.not_found_page

@@ -42,6 +42,9 @@ export interface CrudSpec<
   delete(userId: number, id: number): Promise<Row>
 }
 
+/** Every body route takes the three encodings phpShort clients and others send. */
+const consumes = ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json']
+
 const errorResponses = {
   401: ErrorBody,
   404: ErrorBody,
@@ -104,6 +107,7 @@ export function registerCrud<
     schema: {
       tags,
       summary: `Store a ${spec.object}`,
+      consumes,
       body: spec.createBody,
       response: { 201: DataEnvelope(spec.record), 422: ValidationErrorBody, ...errorResponses },
     },
@@ -123,6 +127,7 @@ export function registerCrud<
       schema: {
         tags,
         summary: `Update a ${spec.object}`,
+        consumes,
         params: IdParams,
         body: spec.updateBody,
         response: {

@@ -11,7 +11,14 @@ interface KnownRoute {
   methods: Set<string>
 }
 
-export function trackRoutes(app: FastifyInstance): (path: string) => string[] {
+export interface RouteTable {
+  /** The methods that `path` answers to. */
+  allowed(path: string): string[]
+  /** Every API route as registered: `{ method, url }`. */
+  list(): { method: string; url: string }[]
+}
+
+export function trackRoutes(app: FastifyInstance): RouteTable {
   const routes = new Map<string, KnownRoute>()
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) return
@@ -27,19 +34,22 @@ export function trackRoutes(app: FastifyInstance): (path: string) => string[] {
     for (const method of [route.method].flat()) known.methods.add(method)
     routes.set(route.url, known)
   })
-  return (path) => {
-    const allowed = new Set<string>()
-    for (const route of routes.values()) {
-      if (route.pattern.test(path)) for (const m of route.methods) allowed.add(m)
-    }
-    return [...allowed]
+  return {
+    allowed(path) {
+      const allowed = new Set<string>()
+      for (const route of routes.values()) {
+        if (route.pattern.test(path)) for (const m of route.methods) allowed.add(m)
+      }
+      return [...allowed]
+    },
+    list: () => [...routes].flatMap(([url, r]) => [...r.methods].map((method) => ({ method, url }))),
   }
 }
 
-export function apiNotFound(allowedMethods: (path: string) => string[]) {
+export function apiNotFound(routes: RouteTable) {
   return (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!
-    const allowed = allowedMethods(path)
+    const allowed = routes.allowed(path)
     if (allowed.length > 0) {
       reply.header('Allow', allowed.sort().join(', '))
       return sendError(new AppError(405, 'Method Not Allowed.'), request, reply)

@@ -21,11 +21,15 @@ export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex')
 }
 
-/** The stored, non-secret part of a key used to find it (and to revoke it by prefix). */
-export const KEY_PREFIX_LENGTH = 12
+/**
+ * The stored, non-secret part of a key used to find it (and to revoke it by prefix): its first
+ * 12 characters, or half of a short key, so that most of any key stays secret. Every key has at
+ * least 16 characters, so every prefix has at least 8 (the shortest prefix accepted to revoke).
+ */
+export const LOOKUP_PREFIX_LENGTH = 8
 
 export function keyPrefix(key: string): string {
-  return key.slice(0, KEY_PREFIX_LENGTH)
+  return key.slice(0, Math.min(12, Math.floor(key.length / 2)))
 }
 
 export function equalHex(a: string, b: string): boolean {

@@ -1,0 +1,61 @@
+/**
+ * Security headers of every page: a Content-Security-Policy built per render around a fresh
+ * nonce (`default-src 'none'`; styles and scripts only with the nonce; images from this origin
+ * and `data:`; on the pixel page, exactly the vendors' hosts), plus nosniff, a Referrer-Policy
+ * and `Cache-Control: no-store`.
+ */
+import { randomBytes } from 'node:crypto'
+
+/** Hosts (bare names, `*.` allowed) a page may reach beyond its own origin, per directive. */
+export interface ExternalHosts {
+  script: readonly string[]
+  img: readonly string[]
+  connect: readonly string[]
+  frame: readonly string[]
+}
+
+export const NO_EXTERNAL_HOSTS: ExternalHosts = { script: [], img: [], connect: [], frame: [] }
+
+/**
+ * `same-origin` for ordinary pages (a form POST keeps its Origin header; nothing leaves for other
+ * hosts); `strict-origin` for the pixel page (vendors and the destination see only the short
+ * domain, never the alias or the short URL's query).
+ */
+export type PageReferrerPolicy = 'same-origin' | 'strict-origin'
+
+/** 128 random bits, base64: a new one for every render. */
+export function newNonce(): string {
+  return randomBytes(16).toString('base64')
+}
+
+function sources(hosts: readonly string[]): string[] {
+  return [...new Set(hosts)].map((host) => `https://${host}`)
+}
+
+export function contentSecurityPolicy(
+  nonce: string,
+  options: { script: boolean; hosts: ExternalHosts },
+): string {
+  const { hosts } = options
+  const directives: string[][] = [['default-src', "'none'"]]
+  if (options.script) directives.push(['script-src', `'nonce-${nonce}'`, ...sources(hosts.script)])
+  directives.push(['style-src', `'nonce-${nonce}'`])
+  directives.push(['img-src', "'self'", 'data:', ...sources(hosts.img)])
+  if (hosts.connect.length > 0) directives.push(['connect-src', ...sources(hosts.connect)])
+  if (hosts.frame.length > 0) directives.push(['frame-src', ...sources(hosts.frame)])
+  directives.push(['form-action', "'self'"], ['base-uri', "'none'"], ['frame-ancestors', "'none'"])
+  return directives.map((parts) => parts.join(' ')).join('; ')
+}
+
+export function pageHeaders(
+  csp: string,
+  referrerPolicy: PageReferrerPolicy,
+): Record<string, string> {
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': csp,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': referrerPolicy,
+    'Cache-Control': 'no-store',
+  }
+}

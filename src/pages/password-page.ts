@@ -1,0 +1,45 @@
+/**
+ * The password form of a protected link (`kind: 'link'`) or of a link's statistics
+ * (`kind: 'stats'`). It never shows the destination. The caller sends it with 200, also when
+ * re-showing it with `error` after a wrong password.
+ */
+import { markup } from './html.js'
+import { renderPage, type RenderedPage } from './layout.js'
+import { safeFormAction } from './safe-values.js'
+
+export interface PasswordPageInput {
+  alias: string
+  /** Where the form POSTs (a path on this origin, e.g. `/abc` or `/abc/stats`). */
+  formAction: string
+  /** Shown when the last attempt was wrong. */
+  error?: string
+  kind: 'link' | 'stats'
+}
+
+const TEXT = {
+  link: {
+    title: 'Password required',
+    lead: 'This link is protected by a password. Enter it to continue.',
+    button: 'Continue',
+  },
+  stats: {
+    title: 'Statistics password required',
+    lead: 'The statistics of this link are protected by a password. Enter it to see them.',
+    button: 'Show statistics',
+  },
+} as const
+
+export function passwordPage(input: PasswordPageInput): RenderedPage {
+  const text = TEXT[input.kind]
+  const error = input.error ? markup`<p class="error" role="alert">${input.error}</p>\n` : null
+  const body = markup`<h1>${text.title}</h1>
+<p class="muted">Link <code>${input.alias}</code></p>
+<p>${text.lead}</p>
+${error}<form method="post" action="${safeFormAction(input.formAction)}">
+<label for="password">Password</label>
+<input type="password" id="password" name="password" autocomplete="current-password"
+  required autofocus>
+<div class="actions"><button type="submit">${text.button}</button></div>
+</form>`
+  return renderPage({ title: text.title, body })
+}

@@ -1,0 +1,41 @@
+/**
+ * Making stored values safe for the places they go: URLs in `href` (http and https only, else
+ * `#`), form actions (a same-origin path), and JSON inside an inline `<script>`.
+ */
+import { isHttpUrl } from '../shared/formats.js'
+
+/** The canonical form of an absolute http(s) URL, or `null` for anything else. */
+export function httpUrl(value: string): string | null {
+  return isHttpUrl(value) ? new URL(value).href : null
+}
+
+/** A URL fit for `href`: an http(s) URL, or `#` so nothing else (javascript:, data:…) is emitted. */
+export function safeHref(value: string): string {
+  return httpUrl(value) ?? '#'
+}
+
+/**
+ * A form action: a path on this origin (`/x`, not `//x` nor `/\x`, which browsers read as
+ * another host), or an http(s) URL; anything else becomes `#`.
+ */
+export function safeFormAction(value: string): string {
+  if (/^\/(?![/\\])/.test(value) && !/[\s\\\p{Cc}]/u.test(value)) return value
+  return safeHref(value)
+}
+
+const SCRIPT_ESCAPES: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+}
+
+/**
+ * A JavaScript literal for a JSON value, safe inside `<script>`: `<`, `>` and `&` are escaped so
+ * neither `</script>` nor `<!--` can appear, and U+2028/U+2029 so old parsers don't break lines.
+ */
+export function scriptJson(value: unknown): string {
+  const json = JSON.stringify(value) ?? 'null'
+  return json.replace(/[<>&\u2028\u2029]/g, (c) => SCRIPT_ESCAPES[c] ?? c)
+}

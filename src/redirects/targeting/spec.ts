@@ -1,0 +1,16 @@
+/**
+ * A link's targeting as stored (contract §3): the main URL, the type that picks the active list,
+ * and the four lists, each `null` or already validated. Lists other than the active one are kept
+ * but ignored.
+ */
+import type { TargetEntry } from '../../links/rules.js'
+import type { TargetType } from '../../links/targeting-keys.js'
+
+export interface TargetingSpec {
+  url: string
+  targetType: TargetType
+  country: readonly TargetEntry[] | null
+  platform: readonly TargetEntry[] | null
+  language: readonly TargetEntry[] | null
+  rotation: readonly { value: string }[] | null
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { serve } from '../support/cli.js'
+
+let dir: string
+let env: Record<string, string>
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'slink-serve-'))
+  env = { DATABASE_URL: `sqlite:${join(dir, 'serve.db')}`, PORT: '0' }
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+const LISTENING = /listening on port (\d+)/
+
+describe('slink serve', () => {
+  it('creates the first user on an empty database, prints its key once, and serves with it', async () => {
+    const first = serve(env)
+    const [, port] = await first.waitFor(LISTENING)
+    const key = first.output().match(/shown only this once:\n(slk_[A-Za-z0-9]{40})\n/)?.[1]
+    expect(key).toBeDefined()
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/account`, { headers: { authorization: `Bearer ${key}` } })
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as { data: { email: string } }).data.email).toBe('admin@localhost')
+    first.kill()
+    expect(await first.exited).toBe(0)
+
+    const second = serve(env)
+    await second.waitFor(LISTENING)
+    expect(second.output()).not.toMatch(/API key/)
+    second.kill()
+    expect(await second.exited).toBe(0)
+  })
+
+  it('uses INITIAL_API_KEY for the first user and prints no key', async () => {
+    const server = serve({ ...env, INITIAL_API_KEY: 'initial-key-0123456789' })
+    const [, port] = await server.waitFor(LISTENING)
+    expect(server.output()).not.toMatch(/API key/)
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/account`, {
+      headers: { authorization: 'Bearer initial-key-0123456789' },
+    })
+    expect(res.status).toBe(200)
+    server.kill()
+    expect(await server.exited).toBe(0)
+  })
+
+  it('answers a request in flight when SIGTERM arrives twice, then exits 0', async () => {
+    const server = serve({ ...env, INITIAL_API_KEY: 'initial-key-0123456789' })
+    const [, port] = await server.waitFor(LISTENING)
+    // A slow client: the body arrives after the signals, so the request is in flight during shutdown.
+    const { request } = await import('node:http')
+    const answer = new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: Number(port),
+          method: 'POST',
+          path: '/api/v1/spaces',
+          headers: {
+            authorization: 'Bearer initial-key-0123456789',
+            'content-type': 'application/x-www-form-urlencoded',
+            'content-length': '10',
+          },
+        },
+        (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        },
+      )
+      req.on('error', reject)
+      req.write('name=')
+      setTimeout(() => {
+        server.kill()
+        server.kill()
+        setTimeout(() => req.end('Inbox'), 300)
+      }, 200)
+    })
+    expect(await answer).toBe(201)
+    expect(await server.exited).toBe(0)
+    expect(server.output()).toMatch(/SIGTERM received/)
+  })
+
+  it('stops at once with one line when the configuration is bad', async () => {
+    const server = serve({ ...env, PUBLIC_URL: 'ftp://example.com' })
+    expect(await server.exited).toBe(1)
+    expect(server.output()).toBe('slink: PUBLIC_URL must be an http or https URL, got "ftp://example.com"\n')
+  })
+})

@@ -1,0 +1,355 @@
+/** Pixels: the five operations, the record, the field rules of contract §4 and the list. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { KEY_B, createTestApp, type TestApp } from '../support/app.js'
+import {
+  API,
+  BASE,
+  NOT_FOUND,
+  PIXEL_FIELDS,
+  anyTimestamp,
+  createLink,
+  createPixel,
+  expectStatus,
+  jsonContentType,
+  listIds,
+  show,
+  validation,
+  type Rec,
+} from './helpers.js'
+
+const TYPES = [
+  'adroll',
+  'bing',
+  'facebook',
+  'google-ads',
+  'google-analytics',
+  'google-tag-manager',
+  'linkedin',
+  'pinterest',
+  'quora',
+  'twitter',
+]
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(() => t.close())
+
+function post(form: Record<string, string | number> | string, key?: string) {
+  return t.call('POST', `${API}/pixels`, { form, ...(key ? { key } : {}) })
+}
+
+async function expect422(res: Awaited<ReturnType<typeof post>>, message: Record<string, unknown[]>) {
+  expectStatus(res, 422)
+  expect(res.json()).toEqual(validation(message))
+}
+
+describe('store and show', () => {
+  it('stores a pixel: 201 with the record, fields in order', async () => {
+    const res = await post({ name: 'Shop', type: 'facebook', value: '1234567890' })
+    expectStatus(res, 201)
+    jsonContentType(res)
+    expect(res.json()).toEqual({
+      data: {
+        id: expect.any(Number),
+        name: 'Shop',
+        type: 'facebook',
+        value: '1234567890',
+        created_at: anyTimestamp(),
+        updated_at: anyTimestamp(),
+      },
+      status: 201,
+    })
+    expect(Object.keys(res.json().data)).toEqual(PIXEL_FIELDS)
+  })
+
+  it('shows a pixel: 200 {data,status:200}', async () => {
+    const pixel = await createPixel(t, { name: 'Shown' })
+    const res = await t.call('GET', `${API}/pixels/${pixel.id}`)
+    expectStatus(res, 200)
+    expect(res.json()).toEqual({ data: pixel, status: 200 })
+    expect(Object.keys(res.json().data)).toEqual(PIXEL_FIELDS)
+  })
+
+  it('answers 404 for a missing pixel', async () => {
+    const res = await t.call('GET', `${API}/pixels/999999`)
+    expectStatus(res, 404)
+    expect(res.json()).toEqual(NOT_FOUND)
+  })
+
+  it.each(TYPES)('accepts the type %s', async (type) => {
+    const value = type === 'adroll' ? 'ADV123-PIX456' : 'abc-123_DEF'
+    const res = await post({ name: `type ${type}`, type, value })
+    expectStatus(res, 201)
+    expect(res.json().data).toMatchObject({ type, value })
+  })
+
+  it('accepts `x` as the newer name of twitter and stores twitter', async () => {
+    const res = await post({ name: 'X pixel', type: 'x', value: 'o1abc' })
+    expectStatus(res, 201)
+    expect(res.json().data.type).toBe('twitter')
+  })
+})
+
+describe('field rules', () => {
+  it('requires name, type and value, reporting all three at once', async () => {
+    await expect422(await post({}), {
+      name: ['The name field is required.'],
+      type: ['The type field is required.'],
+      value: ['The value field is required.'],
+    })
+  })
+
+  it.each(['tiktok', 'Facebook', 'google', 'X', 'twitter '])('rejects the type %j', async (type) => {
+    await expect422(await post({ name: `bad ${type}`, type, value: 'v1' }), {
+      type: ['The selected type is invalid.'],
+    })
+  })
+
+  it('accepts a name of 32 characters and rejects 33', async () => {
+    expectStatus(await post({ name: 'n'.repeat(32), type: 'bing', value: 'v' }), 201)
+    await expect422(await post({ name: 'n'.repeat(33), type: 'bing', value: 'v' }), {
+      name: ['The name field must not be greater than 32 characters.'],
+    })
+  })
+
+  it('rejects a name the user already has, and allows it for another user', async () => {
+    await createPixel(t, { name: 'Twice' })
+    await expect422(await post({ name: 'Twice', type: 'bing', value: 'v' }), {
+      name: ['The name has already been taken.'],
+    })
+    expectStatus(await post({ name: 'Twice', type: 'bing', value: 'v' }, KEY_B), 201)
+  })
+
+  it('accepts a value of 255 characters and rejects 256', async () => {
+    expectStatus(await post({ name: 'long ok', type: 'bing', value: 'v'.repeat(255) }), 201)
+    await expect422(await post({ name: 'too long', type: 'bing', value: 'v'.repeat(256) }), {
+      value: ['The value field must not be greater than 255 characters.'],
+    })
+  })
+
+  it.each(['with space', 'dot.ted', '<script>', "quo'te", 'a/b'])(
+    'rejects the value %j (letters, digits, - and _ only)',
+    async (value) => {
+      await expect422(await post({ name: `v ${value}`, type: 'facebook', value }), {
+        value: ['The value field must only contain letters, numbers, dashes, and underscores.'],
+      })
+    },
+  )
+
+  it.each(['ADVID', 'ADV-PIX-EXTRA', '-PIX', 'ADV-', 'ADV_PIX'])(
+    'rejects the adroll value %j (needs ADVID-PIXID)',
+    async (value) => {
+      await expect422(await post({ name: `adroll ${value}`, type: 'adroll', value }), {
+        value: ['The value field must have the format ADVID-PIXID for an adroll pixel.'],
+      })
+    },
+  )
+
+  it('reports every failing field at once', async () => {
+    await createPixel(t, { name: 'Taken' })
+    await expect422(await post({ name: 'Taken', type: 'nope', value: 'a b' }), {
+      name: ['The name has already been taken.'],
+      type: ['The selected type is invalid.'],
+      value: ['The value field must only contain letters, numbers, dashes, and underscores.'],
+    })
+  })
+})
+
+describe('update', () => {
+  for (const method of ['PUT', 'PATCH'] as const) {
+    it(`${method} changes the fields sent and keeps the others`, async () => {
+      const pixel = await createPixel(t, { name: `Before ${method}`, type: 'bing', value: 'b1' })
+      const res = await t.call(method, `${API}/pixels/${pixel.id}`, {
+        form: { name: `After ${method}` },
+      })
+      expectStatus(res, 200)
+      expect(res.json()).toEqual({
+        data: { ...pixel, name: `After ${method}`, updated_at: anyTimestamp() },
+        status: 200,
+      })
+      expect(Object.keys(res.json().data)).toEqual(PIXEL_FIELDS)
+      expect(await show(t, `pixels/${pixel.id}`)).toEqual(res.json().data)
+    })
+  }
+
+  it('stores type x as twitter on update too', async () => {
+    const pixel = await createPixel(t, { name: 'To X', type: 'bing', value: 'b1' })
+    const res = await t.call('PATCH', `${API}/pixels/${pixel.id}`, { form: { type: 'x' } })
+    expectStatus(res, 200)
+    expect(res.json().data.type).toBe('twitter')
+  })
+
+  it('keeps the pixel’s own name (not a duplicate of itself)', async () => {
+    const pixel = await createPixel(t, { name: 'Itself' })
+    const res = await t.call('PUT', `${API}/pixels/${pixel.id}`, {
+      form: { name: 'Itself', value: 'new-value' },
+    })
+    expectStatus(res, 200)
+    expect(res.json().data).toMatchObject({ name: 'Itself', value: 'new-value' })
+  })
+
+  it('rejects renaming to the name of another of the user’s pixels', async () => {
+    await createPixel(t, { name: 'Occupied' })
+    const pixel = await createPixel(t, { name: 'Renamer' })
+    const res = await t.call('PATCH', `${API}/pixels/${pixel.id}`, { form: { name: 'Occupied' } })
+    await expect422(res, { name: ['The name has already been taken.'] })
+  })
+
+  it('checks the stored value against a new adroll type', async () => {
+    const pixel = await createPixel(t, { name: 'Becomes adroll', type: 'bing', value: 'plain' })
+    const res = await t.call('PATCH', `${API}/pixels/${pixel.id}`, { form: { type: 'adroll' } })
+    await expect422(res, {
+      value: ['The value field must have the format ADVID-PIXID for an adroll pixel.'],
+    })
+    expect(await show(t, `pixels/${pixel.id}`)).toEqual(pixel)
+  })
+
+  it('checks a new value against the stored adroll type', async () => {
+    const pixel = await createPixel(t, { name: 'Is adroll', type: 'adroll', value: 'A1-P1' })
+    const res = await t.call('PATCH', `${API}/pixels/${pixel.id}`, { form: { value: 'plain' } })
+    await expect422(res, {
+      value: ['The value field must have the format ADVID-PIXID for an adroll pixel.'],
+    })
+  })
+
+  it('rejects an empty name, type or value on update', async () => {
+    const pixel = await createPixel(t, { name: 'Not empty' })
+    const res = await t.call('PATCH', `${API}/pixels/${pixel.id}`, {
+      form: 'name=&type=&value=',
+    })
+    expectStatus(res, 422)
+    expect(Object.keys(res.json().message).sort()).toEqual(['name', 'type', 'value'])
+    expect(await show(t, `pixels/${pixel.id}`)).toEqual(pixel)
+  })
+
+  it('answers 404 when updating a missing pixel', async () => {
+    const res = await t.call('PUT', `${API}/pixels/999999`, { form: { name: 'x' } })
+    expectStatus(res, 404)
+    expect(res.json()).toEqual(NOT_FOUND)
+  })
+})
+
+describe('delete', () => {
+  it('deletes a pixel: 200 {id,object:"pixel",deleted:true,status:200}', async () => {
+    const pixel = await createPixel(t, { name: 'Doomed' })
+    const res = await t.call('DELETE', `${API}/pixels/${pixel.id}`)
+    expectStatus(res, 200)
+    expect(res.json()).toEqual({ id: pixel.id, object: 'pixel', deleted: true, status: 200 })
+    expectStatus(await t.call('GET', `${API}/pixels/${pixel.id}`), 404)
+    const again = await t.call('DELETE', `${API}/pixels/${pixel.id}`)
+    expectStatus(again, 404)
+    expect(again.json()).toEqual(NOT_FOUND)
+  })
+
+  it('detaches a deleted pixel from its links, keeping the links and their other pixels', async () => {
+    const gone = await createPixel(t, { name: 'Detached' })
+    const kept = await createPixel(t, { name: 'Still here' })
+    const link = await createLink(
+      t,
+      `url=${encodeURIComponent('https://example.com/p')}&domain_id=${t.defaultDomainId}` +
+        `&pixel_ids[]=${gone.id}&pixel_ids[]=${kept.id}`,
+    )
+    expect((link.pixels as Rec[]).map((p) => p.id)).toEqual([gone.id, kept.id])
+    expectStatus(await t.call('DELETE', `${API}/pixels/${gone.id}`), 200)
+    const after = await show(t, `links/${link.id}`)
+    expect(after).toEqual({ ...link, pixels: [kept] })
+    expect(await listIds(t, `links?pixel_id=${gone.id}`)).toEqual([])
+    expect(await listIds(t, `links?pixel_id=${kept.id}`)).toEqual([link.id])
+  })
+})
+
+describe('list', () => {
+  const KEY_L = 'test-key-pixel-lister-0123456789'
+  const P: Rec[] = []
+
+  beforeAll(async () => {
+    await t.services.users.createUser({ email: 'lister@example.com', apiKey: KEY_L })
+    const rows: [string, string, string][] = [
+      ['Shop EU', 'facebook', 'f1'],
+      ['shop_us', 'twitter', 't1'],
+      ['Blog', 'google-analytics', 'G-1'],
+      ['100% off', 'x', 'x1'],
+      ['analytics', 'google-analytics', 'G-2'],
+    ]
+    for (const [name, type, value] of rows) P.push(await createPixel(t, { name, type, value }, KEY_L))
+  })
+
+  const list = (query: string) => listIds(t, `pixels?per_page=100${query}`, KEY_L)
+  const ids = (...n: number[]) => n.map((i) => P[i]!.id)
+
+  it('lists the user’s pixels, newest first, with the paging envelope', async () => {
+    const res = await t.call('GET', `${API}/pixels`, { key: KEY_L })
+    expectStatus(res, 200)
+    expect(res.json()).toEqual({
+      data: [...P].reverse(),
+      links: {
+        first: `${BASE}/api/v1/pixels?page=1`,
+        last: `${BASE}/api/v1/pixels?page=1`,
+        prev: null,
+        next: null,
+      },
+      meta: {
+        current_page: 1,
+        from: 1,
+        last_page: 1,
+        path: `${BASE}/api/v1/pixels`,
+        per_page: 10,
+        to: 5,
+        total: 5,
+      },
+      status: 200,
+    })
+  })
+
+  it('searches names case-insensitively, with % and _ literal', async () => {
+    expect(await list('&search=SHOP')).toEqual(ids(1, 0))
+    expect(await list('&search=shop&search_by=name')).toEqual(ids(1, 0))
+    expect(await list('&search=_')).toEqual(ids(1))
+    expect(await list('&search=%25')).toEqual(ids(3))
+  })
+
+  it('filters by type, `x` matching twitter pixels', async () => {
+    expect(await list('&type=google-analytics')).toEqual(ids(4, 2))
+    expect(await list('&type=twitter')).toEqual(ids(3, 1))
+    expect(await list('&type=x')).toEqual(ids(3, 1))
+    expect(await list('&type=quora')).toEqual([])
+  })
+
+  it('sorts by id and by name (case-insensitive), both directions', async () => {
+    expect(await list('&sort_by=id&sort=asc')).toEqual(ids(0, 1, 2, 3, 4))
+    expect(await list('&sort_by=id&sort=desc')).toEqual(ids(4, 3, 2, 1, 0))
+    expect(await list('&sort_by=name&sort=asc')).toEqual(ids(3, 4, 2, 0, 1))
+    expect(await list('&sort_by=name&sort=desc')).toEqual(ids(1, 0, 2, 4, 3))
+  })
+
+  it('pages with per_page and keeps the filters in the page URLs', async () => {
+    const res = await t.call('GET', `${API}/pixels?type=google-analytics&sort=asc&per_page=10`, {
+      key: KEY_L,
+    })
+    expect(res.json().links.first).toBe(
+      `${BASE}/api/v1/pixels?type=google-analytics&sort=asc&per_page=10&page=1`,
+    )
+    expect(res.json().data.map((p: Rec) => p.id)).toEqual(ids(2, 4))
+  })
+
+  it('never lists another user’s pixels', async () => {
+    const mine = await list('')
+    const others = await listIds(t, 'pixels?per_page=100')
+    expect(mine.filter((id) => others.includes(id))).toEqual([])
+  })
+
+  it.each([
+    ['type=tiktok', { type: ['The selected type is invalid.'] }],
+    ['sort_by=value', { sort_by: ['The selected sort by is invalid.'] }],
+    ['search_by=type', { search_by: ['The selected search by is invalid.'] }],
+    ['per_page=20', { per_page: ['The selected per page is invalid.'] }],
+    ['sort=up', { sort: ['The selected sort is invalid.'] }],
+    ['page=0', { page: ['The page field must be at least 1.'] }],
+  ])('answers 422 for %s', async (query, message) => {
+    const res = await t.call('GET', `${API}/pixels?${query}`, { key: KEY_L })
+    expectStatus(res, 422)
+    expect(res.json()).toEqual(validation(message))
+  })
+})

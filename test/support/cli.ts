@@ -1,0 +1,67 @@
+/** Runs the real `slink` command (the built bin) with its own environment. */
+import { spawn, spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+export const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
+
+export interface CliResult {
+  status: number | null
+  stdout: string
+  stderr: string
+}
+
+export function slink(args: string[], env: Record<string, string>): CliResult {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+export interface ServeProcess {
+  output: () => string
+  /** Resolves with the first stdout line matching `pattern`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
+  exited: Promise<number | null>
+  kill(signal?: NodeJS.Signals): void
+}
+
+export function serve(env: Record<string, string>, args: string[] = []): ServeProcess {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  const listeners: (() => void)[] = []
+  const onData = (chunk: Buffer) => {
+    out += chunk.toString()
+    for (const listener of listeners) listener()
+  }
+  child.stdout.on('data', onData)
+  child.stderr.on('data', onData)
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return {
+    output: () => out,
+    exited,
+    kill: (signal = 'SIGTERM') => child.kill(signal),
+    waitFor(pattern, timeoutMs = 15_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = out.match(pattern)
+          if (match) {
+            clearTimeout(timer)
+            resolve(match)
+          }
+        }
+        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${out}`)), timeoutMs)
+        listeners.push(check)
+        void exited.then(() => {
+          check()
+          reject(new Error(`process exited before ${pattern}; output:\n${out}`))
+        })
+        check()
+      })
+    },
+  }
+}
