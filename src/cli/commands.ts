@@ -26,7 +26,13 @@ const USAGE = `usage: slink <command>
 type Options = Record<string, { type: 'string' }>
 
 function parse(args: string[], options: Options, positionals: number) {
-  const { tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true })
+  const { tokens } = parseArgs({
+    args,
+    options,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  })
   const values: Record<string, string | undefined> = {}
   const found: string[] = []
   for (const token of tokens) {

@@ -5,17 +5,22 @@ export function isoMicro(ms: number | null): string | null {
 }
 
 /**
- * The UTC instant of a wall-clock date and time in an IANA time zone.
- * Nonexistent local times (a DST gap) move forward by the gap, as clocks do.
+ * The UTC instant of a wall-clock date and time in an IANA time zone. A time that occurs twice
+ * (clocks going back) is its first occurrence; a time that never occurs (clocks going forward)
+ * moves forward by the gap, as clocks do.
  */
 export function zonedToUtc(date: string, time: string, timeZone: string): number {
   const [y, mo, d] = date.split('-').map(Number) as [number, number, number]
   const [h, mi] = time.split(':').map(Number) as [number, number]
   const asUtc = Date.UTC(y, mo - 1, d, h, mi)
-  // Two passes settle the offset on both sides of a DST change.
-  let guess = asUtc - offsetMs(asUtc, timeZone)
-  guess = asUtc - offsetMs(guess, timeZone)
-  return guess
+  const halfDay = 12 * 3600 * 1000
+  const before = asUtc - offsetMs(asUtc - halfDay, timeZone)
+  const after = asUtc - offsetMs(asUtc + halfDay, timeZone)
+  const matches = [before, after].filter((instant) => {
+    const wall = utcToZoned(instant, timeZone)
+    return wall.date === date && wall.time === time
+  })
+  return matches.length > 0 ? Math.min(...matches) : before
 }
 
 function offsetMs(instant: number, timeZone: string): number {

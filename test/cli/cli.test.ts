@@ -30,7 +30,11 @@ async function count(table: 'users' | 'api_keys' | 'domains'): Promise<number> {
 async function liveKeys(): Promise<number> {
   const db = openDatabase({ kind: 'sqlite', path: join(dir, 'cli.db') })
   try {
-    const rows = await db.kysely.selectFrom('api_keys').select('id').where('revoked_at', 'is', null).execute()
+    const rows = await db.kysely
+      .selectFrom('api_keys')
+      .select('id')
+      .where('revoked_at', 'is', null)
+      .execute()
     return rows.length
   } finally {
     await db.close()
@@ -39,8 +43,16 @@ async function liveKeys(): Promise<number> {
 
 describe('slink migrate', () => {
   it('applies the schema once, then says it is up to date', () => {
-    expect(slink(['migrate'], env)).toEqual({ status: 0, stdout: 'applied 0001-initial\n', stderr: '' })
-    expect(slink(['migrate'], env)).toEqual({ status: 0, stdout: 'the schema is up to date\n', stderr: '' })
+    expect(slink(['migrate'], env)).toEqual({
+      status: 0,
+      stdout: 'applied 0001-initial\n',
+      stderr: '',
+    })
+    expect(slink(['migrate'], env)).toEqual({
+      status: 0,
+      stdout: 'the schema is up to date\n',
+      stderr: '',
+    })
   })
 })
 
@@ -54,7 +66,10 @@ describe('slink user create', () => {
   })
 
   it('uses the key given with --api-key', () => {
-    const result = slink(['user', 'create', '--email', 'ann@example.com', '--api-key', 'a-chosen-key-0123456789'], env)
+    const result = slink(
+      ['user', 'create', '--email', 'ann@example.com', '--api-key', 'a-chosen-key-0123456789'],
+      env,
+    )
     expect(result).toEqual({ status: 0, stdout: 'a-chosen-key-0123456789\n', stderr: '' })
   })
 
@@ -64,8 +79,16 @@ describe('slink user create', () => {
     [['user', 'create', '--email', 'a@b.c', '--bogus', 'x'], 2, 'slink: unknown option --bogus\n'],
     [['user', 'create', '--email', 'a@b.c', 'extra'], 2, 'slink: unexpected argument "extra"\n'],
     [['user', 'create', '--email', 'not-an-email'], 1, 'slink: invalid email "not-an-email"\n'],
-    [['user', 'create', '--email', 'a@b.c', '--timezone', 'Mars/Olympus'], 1, 'slink: unknown time zone "Mars/Olympus"\n'],
-    [['user', 'create', '--email', 'a@b.c', '--api-key', 'short'], 1, 'slink: an API key must be 16 to 128 printable characters without spaces\n'],
+    [
+      ['user', 'create', '--email', 'a@b.c', '--timezone', 'Mars/Olympus'],
+      1,
+      'slink: unknown time zone "Mars/Olympus"\n',
+    ],
+    [
+      ['user', 'create', '--email', 'a@b.c', '--api-key', 'short'],
+      1,
+      'slink: an API key must be 16 to 128 printable characters without spaces\n',
+    ],
     [['user', 'remove'], 2, 'slink: unknown command "user remove"\n'],
     [['frobnicate'], 2, 'slink: unknown command "frobnicate"\n'],
   ])('refuses %j with one line and exit %i, writing nothing', async (args, status, stderr) => {
@@ -76,14 +99,28 @@ describe('slink user create', () => {
   it('refuses a second user with the same email (any case)', async () => {
     slink(['user', 'create', '--email', 'ann@example.com'], env)
     const result = slink(['user', 'create', '--email', 'ANN@example.com'], env)
-    expect(result).toEqual({ status: 1, stdout: '', stderr: 'slink: a user with email ANN@example.com already exists\n' })
+    expect(result).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'slink: a user with email ANN@example.com already exists\n',
+    })
     expect(await count('users')).toBe(1)
   })
 
   it('refuses a key another user already has', async () => {
-    slink(['user', 'create', '--email', 'ann@example.com', '--api-key', 'a-chosen-key-0123456789'], env)
-    const result = slink(['user', 'create', '--email', 'bob@example.com', '--api-key', 'a-chosen-key-0123456789'], env)
-    expect(result).toEqual({ status: 1, stdout: '', stderr: 'slink: that API key is already in use\n' })
+    slink(
+      ['user', 'create', '--email', 'ann@example.com', '--api-key', 'a-chosen-key-0123456789'],
+      env,
+    )
+    const result = slink(
+      ['user', 'create', '--email', 'bob@example.com', '--api-key', 'a-chosen-key-0123456789'],
+      env,
+    )
+    expect(result).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'slink: that API key is already in use\n',
+    })
     expect(await count('users')).toBe(1)
   })
 })
@@ -106,16 +143,36 @@ describe('slink key', () => {
   })
 
   it('revokes a key by its full value and by a unique prefix of 8+ characters', async () => {
-    slink(['user', 'create', '--email', 'ann@example.com', '--api-key', 'first-key-aaaaaaaaaaaa'], env)
-    slink(['user', 'create', '--email', 'bob@example.com', '--api-key', 'second-key-bbbbbbbbbbb'], env)
-    expect(slink(['key', 'revoke', 'first-key-aaaaaaaaaaaa'], env)).toEqual({ status: 0, stdout: 'revoked\n', stderr: '' })
-    expect(slink(['key', 'revoke', 'second-k'], env)).toEqual({ status: 0, stdout: 'revoked\n', stderr: '' })
+    slink(
+      ['user', 'create', '--email', 'ann@example.com', '--api-key', 'first-key-aaaaaaaaaaaa'],
+      env,
+    )
+    slink(
+      ['user', 'create', '--email', 'bob@example.com', '--api-key', 'second-key-bbbbbbbbbbb'],
+      env,
+    )
+    expect(slink(['key', 'revoke', 'first-key-aaaaaaaaaaaa'], env)).toEqual({
+      status: 0,
+      stdout: 'revoked\n',
+      stderr: '',
+    })
+    expect(slink(['key', 'revoke', 'second-k'], env)).toEqual({
+      status: 0,
+      stdout: 'revoked\n',
+      stderr: '',
+    })
     expect(await liveKeys()).toBe(0)
   })
 
   it('refuses a prefix shorter than 8 characters, an unknown one, and an ambiguous one', async () => {
-    slink(['user', 'create', '--email', 'ann@example.com', '--api-key', 'shared-prefix-1-aaaaaa'], env)
-    slink(['user', 'create', '--email', 'bob@example.com', '--api-key', 'shared-prefix-2-bbbbbb'], env)
+    slink(
+      ['user', 'create', '--email', 'ann@example.com', '--api-key', 'shared-prefix-1-aaaaaa'],
+      env,
+    )
+    slink(
+      ['user', 'create', '--email', 'bob@example.com', '--api-key', 'shared-prefix-2-bbbbbb'],
+      env,
+    )
     expect(slink(['key', 'revoke', 'shared'], env)).toEqual({
       status: 1,
       stdout: '',
@@ -131,7 +188,11 @@ describe('slink key', () => {
       stdout: '',
       stderr: 'slink: "shared-prefix" matches 2 keys; give more characters\n',
     })
-    expect(slink(['key', 'revoke'], env)).toEqual({ status: 2, stdout: '', stderr: 'slink: expected 1 argument, got 0\n' })
+    expect(slink(['key', 'revoke'], env)).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: 'slink: expected 1 argument, got 0\n',
+    })
     expect(await liveKeys()).toBe(2)
   })
 })
@@ -144,7 +205,9 @@ describe('slink domain', () => {
       stdout: '1\tgo.example.com\thttps://go.example.com\tglobal\n',
       stderr: '',
     })
-    expect(slink(['domain', 'add', 'http://Ann.Example.org:8080', '--email', 'ann@example.com'], env)).toEqual({
+    expect(
+      slink(['domain', 'add', 'http://Ann.Example.org:8080', '--email', 'ann@example.com'], env),
+    ).toEqual({
       status: 0,
       stdout: '2\tann.example.org\thttp://ann.example.org:8080\tuser\n',
       stderr: '',
@@ -169,12 +232,18 @@ describe('slink domain', () => {
       stdout: '',
       stderr: 'slink: name: The name has already been taken.\n',
     })
-    expect(slink(['domain', 'add', 'x.example.com', '--email', 'nobody@example.com'], env)).toEqual({
-      status: 1,
+    expect(slink(['domain', 'add', 'x.example.com', '--email', 'nobody@example.com'], env)).toEqual(
+      {
+        status: 1,
+        stdout: '',
+        stderr: 'slink: no user with email nobody@example.com\n',
+      },
+    )
+    expect(slink(['domain', 'add'], env)).toEqual({
+      status: 2,
       stdout: '',
-      stderr: 'slink: no user with email nobody@example.com\n',
+      stderr: 'slink: expected 1 argument, got 0\n',
     })
-    expect(slink(['domain', 'add'], env)).toEqual({ status: 2, stdout: '', stderr: 'slink: expected 1 argument, got 0\n' })
     expect(await count('domains')).toBe(1)
   })
 })
@@ -182,8 +251,14 @@ describe('slink domain', () => {
 describe('configuration errors', () => {
   it.each([
     [{ PORT: 'eighty' }, 'slink: PORT must be an integer from 0 to 65535, got "eighty"\n'],
-    [{ DATABASE_URL: 'mysql://x' }, 'slink: DATABASE_URL must start with sqlite: or postgres://, got "mysql://x"\n'],
-    [{ REDIRECT_STATUS: '303' }, 'slink: REDIRECT_STATUS must be 301, 302, 307 or 308, got "303"\n'],
+    [
+      { DATABASE_URL: 'mysql://x' },
+      'slink: DATABASE_URL must start with sqlite: or postgres://, got "mysql://x"\n',
+    ],
+    [
+      { REDIRECT_STATUS: '303' },
+      'slink: REDIRECT_STATUS must be 301, 302, 307 or 308, got "303"\n',
+    ],
   ])('stops with one line naming the variable (%j)', (extra, stderr) => {
     expect(slink(['migrate'], { ...env, ...extra })).toEqual({ status: 1, stdout: '', stderr })
   })
@@ -194,6 +269,8 @@ describe('configuration errors', () => {
     const result = slink(['migrate'], { DATABASE_URL: `sqlite:${path}` })
     expect(result.status).toBe(1)
     expect(result.stdout).toBe('')
-    expect(result.stderr).toBe(`slink: cannot open SQLite database "${path}": EEXIST: file already exists, mkdir '${join(dir, 'a-file')}'\n`)
+    expect(result.stderr).toBe(
+      `slink: cannot open SQLite database "${path}": EEXIST: file already exists, mkdir '${join(dir, 'a-file')}'\n`,
+    )
   })
 })

@@ -21,7 +21,9 @@ describe('slink serve', () => {
     const [, port] = await first.waitFor(LISTENING)
     const key = first.output().match(/shown only this once:\n(slk_[A-Za-z0-9]{40})\n/)?.[1]
     expect(key).toBeDefined()
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1/account`, { headers: { authorization: `Bearer ${key}` } })
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/account`, {
+      headers: { authorization: `Bearer ${key}` },
+    })
     expect(res.status).toBe(200)
     expect(((await res.json()) as { data: { email: string } }).data.email).toBe('admin@localhost')
     first.kill()
@@ -85,6 +87,8 @@ describe('slink serve', () => {
   it('stops at once with one line when the configuration is bad', async () => {
     const server = serve({ ...env, PUBLIC_URL: 'ftp://example.com' })
     expect(await server.exited).toBe(1)
-    expect(server.output()).toBe('slink: PUBLIC_URL must be an http or https URL, got "ftp://example.com"\n')
+    expect(server.output()).toBe(
+      'slink: PUBLIC_URL must be an http or https URL, got "ftp://example.com"\n',
+    )
   })
 })

@@ -54,7 +54,10 @@ export function serve(env: Record<string, string>, args: string[] = []): ServePr
             resolve(match)
           }
         }
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${out}`)), timeoutMs)
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${pattern}; output:\n${out}`)),
+          timeoutMs,
+        )
         listeners.push(check)
         void exited.then(() => {
           check()
