@@ -8,8 +8,11 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Config, TrustProxy } from './config.js'
 import { apiV1 } from './http/api.js'
 import { BODY_LIMIT } from './http/body.js'
-import { sendError } from './http/error-handler.js'
+import { isApiPath, sendError } from './http/error-handler.js'
 import { apiNotFound, trackRoutes } from './http/not-found.js'
+import { notFoundPage } from './pages/index.js'
+import { redirectRoutes } from './redirects/routes.js'
+import type { Redirects } from './redirects/setup.js'
 import type { Services } from './services.js'
 import { FORMATS } from './shared/formats.js'
 
@@ -25,6 +28,8 @@ export interface AppOptions {
   services: Services
   defaultDomainId: () => number | null
   rateLimitRedis?: import('ioredis').Redis
+  /** The redirect engine; without it the app serves only the API (tests of the API alone). */
+  redirects?: Redirects
 }
 
 /** A hop count becomes "trust the nearest n hops", which is what a number means to proxy-addr. */
@@ -92,17 +97,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.rateLimitRedis ? { rateLimitRedis: options.rateLimitRedis } : {}),
   })
 
+  if (options.redirects) {
+    const { engine, directory, recorder } = options.redirects
+    redirectRoutes(app, engine, directory, recorder)
+  }
+
   const apiMissing = apiNotFound(routes)
   app.setNotFoundHandler((request, reply) => {
-    if (
-      request.url === '/api' ||
-      request.url.startsWith('/api/') ||
-      request.url.startsWith('/api?')
-    ) {
-      return apiMissing(request, reply)
-    }
-    // The redirect engine answers every other path; until a domain matches, nothing is here.
-    return reply.code(404).type('text/plain; charset=utf-8').send('Not found.')
+    if (isApiPath(request.url)) return apiMissing(request, reply)
+    const page = notFoundPage()
+    return reply.code(404).headers(page.headers).send(page.html)
   })
   return app
 }

@@ -8,11 +8,13 @@ import { buildApp } from './app.js'
 import type { Config } from './config.js'
 import { openDatabase } from './db/connect.js'
 import { migrate } from './db/migrate.js'
+import { createRedirects, type Redirects } from './redirects/setup.js'
 import { createServices, serviceOptionsFrom, type Services } from './services.js'
 
 export interface RunningService {
   app: FastifyInstance
   services: Services
+  redirects: Redirects
   /** The address actually bound (useful with PORT=0). */
   url: string
   stop(): Promise<void>
@@ -32,7 +34,15 @@ export async function startService(
   const services = createServices(db, serviceOptionsFrom(config))
   const first = await services.users.ensureFirstUser(config.initialApiKey)
   const defaultDomain = await services.domains.ensureDefault(config.publicUrl)
-  const app = await buildApp({ config, services, defaultDomainId: () => defaultDomain.id })
+  const redirects = await createRedirects(services, config, {
+    onFlushError: (error) => app.log.error({ err: error }, 'writing clicks failed; will retry'),
+  })
+  const app = await buildApp({
+    config,
+    services,
+    redirects,
+    defaultDomainId: () => defaultDomain.id,
+  })
   await app.listen({ port: config.port, host: config.host })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
@@ -52,10 +62,11 @@ export async function startService(
       } finally {
         clearInterval(sweep)
       }
+      await redirects.recorder.close()
       await services.titles?.idle()
       await db.close()
     })())
-  return { app, services, url: `http://127.0.0.1:${port}`, stop }
+  return { app, services, redirects, url: `http://127.0.0.1:${port}`, stop }
 }
 
 /** SIGTERM and SIGINT (once or several times) stop the service gracefully, then exit. */

@@ -5,10 +5,12 @@
 import { Migrator, type Migration, type MigrationProvider, type Kysely } from 'kysely'
 import type { Db, Dialect } from './connect.js'
 import { initial } from './migrations/0001-initial.js'
+import { clicks } from './migrations/0002-clicks.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-initial': initial(dialect),
+    '0002-clicks': clicks(dialect),
   }
 }
 

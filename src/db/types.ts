@@ -86,6 +86,32 @@ export interface SettingsTable {
   value: string
 }
 
+export interface ClicksTable {
+  link_id: number
+  at: number
+  country: string | null
+  platform: string | null
+  browser: string | null
+  device: string | null
+  language: string | null
+  referrer: string | null
+  visitor: string
+}
+
+export interface ClickStatsTable {
+  link_id: number
+  dimension: string
+  day: string
+  value: string
+  clicks: number
+}
+
+export interface ClickVisitorsTable {
+  link_id: number
+  day: string
+  visitor: string
+}
+
 export interface Database {
   users: UsersTable
   api_keys: ApiKeysTable
@@ -95,6 +121,9 @@ export interface Database {
   links: LinksTable
   link_pixels: LinkPixelsTable
   settings: SettingsTable
+  clicks: ClicksTable
+  click_stats: ClickStatsTable
+  click_visitors: ClickVisitorsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -39,7 +39,12 @@ export class DomainService {
     const fields = await this.fields(input, errors, null)
     errors.throwIfAny()
     const complete = { index_page: null, not_found_page: null, ...fields } as DomainFields
-    return writeUnique(errors, 'name', () => this.store.create(userId, complete, this.now()))
+    const created = await writeUnique(errors, 'name', () =>
+      this.store.create(userId, complete, this.now()),
+    )
+    // A visit before the domain existed may have cached its absence.
+    this.changes.publish({ kind: 'domain', id: created.id, name: created.name })
+    return created
   }
 
   async update(

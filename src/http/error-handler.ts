@@ -3,6 +3,7 @@
  * body-parser failures and anything unexpected (a bare "Server Error.", logged, never leaked).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { errorPage, notFoundPage } from '../pages/index.js'
 import {
   AppError,
   NotFoundError,
@@ -59,6 +60,11 @@ export function toResponse(error: unknown): { status: number; body: Record<strin
   return { status: 500, body: { message: 'Server Error.', status: 500 } }
 }
 
+export function isApiPath(url: string): boolean {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')
+}
+
+/** API paths answer JSON; visitor-facing paths answer an HTML page with the same status. */
 export function sendError(
   error: unknown,
   request: FastifyRequest,
@@ -67,7 +73,12 @@ export function sendError(
   const { status, body } = toResponse(error)
   if (status >= 500) request.log.error({ err: error }, 'request failed')
   if (error instanceof UnauthenticatedError) reply.header('WWW-Authenticate', 'Bearer')
-  if (error instanceof TooManyAttemptsError)
+  if (error instanceof TooManyAttemptsError) {
     reply.header('Retry-After', String(error.retryAfterSeconds))
+  }
+  if (!isApiPath(request.url)) {
+    const page = status === 404 ? notFoundPage() : errorPage(status)
+    return reply.code(status).headers(page.headers).send(page.html)
+  }
   return reply.code(status).type('application/json; charset=utf-8').send(body)
 }

@@ -42,7 +42,8 @@ export function trackRoutes(app: FastifyInstance): RouteTable {
       }
       return [...allowed]
     },
-    list: () => [...routes].flatMap(([url, r]) => [...r.methods].map((method) => ({ method, url }))),
+    list: () =>
+      [...routes].flatMap(([url, r]) => [...r.methods].map((method) => ({ method, url }))),
   }
 }
 

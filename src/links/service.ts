@@ -77,6 +77,13 @@ export class LinkService {
     const link = await writeUnique(errors, 'alias', () =>
       this.deps.links.create(row, pixelIds ?? []),
     )
+    // A visit before the link existed may have cached its absence.
+    this.deps.changes.publish({
+      kind: 'link',
+      id: link.id,
+      domainId: link.domain_id,
+      alias: link.alias,
+    })
     if (link.title_locked === 0) this.deps.titles?.enqueue(link.id, link.url)
     return link
   }

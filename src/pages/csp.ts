@@ -16,6 +16,16 @@ export interface ExternalHosts {
 
 export const NO_EXTERNAL_HOSTS: ExternalHosts = { script: [], img: [], connect: [], frame: [] }
 
+/** All the hosts of several sets, per directive (duplicates are dropped when the CSP is built). */
+export function unionHosts(sets: readonly ExternalHosts[]): ExternalHosts {
+  return {
+    script: sets.flatMap((set) => set.script),
+    img: sets.flatMap((set) => set.img),
+    connect: sets.flatMap((set) => set.connect),
+    frame: sets.flatMap((set) => set.frame),
+  }
+}
+
 /**
  * `same-origin` for ordinary pages (a form POST keeps its Origin header; nothing leaves for other
  * hosts); `strict-origin` for the pixel page (vendors and the destination see only the short

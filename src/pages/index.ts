@@ -2,6 +2,7 @@
 export type { RenderedPage } from './layout.js'
 export { passwordPage, type PasswordPageInput } from './password-page.js'
 export {
+  errorPage,
   linkDisabledPage,
   linkExpiredPage,
   notFoundPage,

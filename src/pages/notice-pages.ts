@@ -41,11 +41,34 @@ export function waitText(seconds: number): string {
   return minutes === 1 ? '1 minute' : `${minutes} minutes`
 }
 
-/** Send with 429 and `Retry-After: <retryAfterSeconds>`. */
-export function tooManyAttemptsPage(input: { retryAfterSeconds: number }): RenderedPage {
+/**
+ * Send with 429 and `Retry-After: <retryAfterSeconds>`: too many wrong passwords for one link
+ * (`passwords`, the default) or too many lookups of links that do not exist (`lookups`).
+ */
+export function tooManyAttemptsPage(input: {
+  retryAfterSeconds: number
+  reason?: 'passwords' | 'lookups'
+}): RenderedPage {
   return notice(
     'Too many attempts',
-    'Too many wrong passwords were tried for this link.',
+    input.reason === 'lookups'
+      ? 'Too many addresses that lead nowhere were tried.'
+      : 'Too many wrong passwords were tried for this link.',
     `Please try again in ${waitText(input.retryAfterSeconds)}.`,
   )
+}
+
+const ERROR_TITLES: Record<number, string> = {
+  400: 'Bad request',
+  405: 'Method not allowed',
+  413: 'Request too large',
+  414: 'Address too long',
+  415: 'Unsupported request',
+  431: 'Request headers too large',
+}
+
+/** Any other failure of a visitor-facing request, sent with `status`. */
+export function errorPage(status: number): RenderedPage {
+  if (status >= 500) return notice('Something went wrong', 'Please try again in a moment.')
+  return notice(ERROR_TITLES[status] ?? 'Bad request', 'This request could not be answered.')
 }

@@ -6,10 +6,11 @@
  * Sent with 200. Its CSP allows exactly the hosts of the vendors present.
  */
 import { canonicalPixelType, type PixelTypeInput } from '../pixels/types.js'
+import { unionHosts } from './csp.js'
 import { markup, type SafeHtml } from './html.js'
 import { renderPage, type RenderedPage } from './layout.js'
 import { PIXEL_IDS, pixelScript } from './pixel-script.js'
-import { PIXEL_VENDORS, vendorHosts, type PixelVendor } from './pixel-vendors.js'
+import { PIXEL_VENDORS, type PixelVendor } from './pixel-vendors.js'
 import { httpUrl } from './safe-values.js'
 
 /** How long the script waits for vendor scripts before leaving. */
@@ -85,7 +86,7 @@ export function pixelPage(input: PixelPageInput): RenderedPage {
       consent: input.consent,
       delayMs: PIXEL_REDIRECT_DELAY_MS,
     }),
-    hosts: vendorHosts(placed.map(({ vendor }) => vendor)),
+    hosts: unionHosts(placed.map(({ vendor }) => vendor.hosts)),
     referrerPolicy: 'strict-origin',
   })
 }

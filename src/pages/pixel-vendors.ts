@@ -151,16 +151,3 @@ export const PIXEL_VENDORS: Record<PixelType, PixelVendor> = {
     noscriptFrame: null,
   },
 }
-
-/** The union of the hosts the given vendors need, per directive, each listed once. */
-export function vendorHosts(vendors: readonly PixelVendor[]): ExternalHosts {
-  const union = (pick: (h: ExternalHosts) => readonly string[]) => [
-    ...new Set(vendors.flatMap((vendor) => pick(vendor.hosts))),
-  ]
-  return {
-    script: union((h) => h.script),
-    img: union((h) => h.img),
-    connect: union((h) => h.connect),
-    frame: union((h) => h.frame),
-  }
-}

@@ -1,7 +1,8 @@
 /**
  * Compiles a link's stored targeting into rules (see `rules.ts`): only the list the target type
  * selects, keys normalised (country upper case, language lower case, platform to its canonical
- * name), entries without a usable key or destination dropped. Pure; cache the result per link.
+ * name), entries without a usable key or destination dropped (even a malformed stored entry never
+ * throws). Pure; cache the result per link.
  */
 import type { TargetEntry } from '../../links/rules.js'
 import { PLATFORMS, TARGET_TYPES, type Platform } from '../../links/targeting-keys.js'
@@ -11,9 +12,9 @@ import type { TargetingSpec } from './spec.js'
 const PLATFORM_BY_NAME = new Map<string, Platform>(PLATFORMS.map((p) => [p.toLowerCase(), p]))
 
 function toRule(kind: RuleKind, entry: TargetEntry): TargetRule | null {
-  const key = entry.key.trim()
-  const destination = entry.value
-  if (!destination) return null
+  const { key: rawKey, value: destination } = entry as Partial<TargetEntry>
+  if (typeof rawKey !== 'string' || typeof destination !== 'string' || !destination) return null
+  const key = rawKey.trim()
   switch (kind) {
     case 'country':
       return /^[a-z]{2}$/i.test(key) ? { kind, country: key.toUpperCase(), destination } : null

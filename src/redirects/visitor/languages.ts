@@ -5,9 +5,9 @@
  * characters and 20 languages count, so a hostile header is cheap.
  *
  * Hand-written rather than `negotiator`: negotiator returns whole tags that still need cutting
- * to their primary code and de-duplicating, and reads headers of any length. Measured on the
- * same 100,000 headers (6 shapes from real browsers): about 2,600,000 headers/s here against
- * about 560,000 for negotiator plus that post-processing.
+ * to their primary code and de-duplicating, and reads headers of any length. Measured (same
+ * script and machine as `user-agent.ts`) on 100,000 headers of 6 real browser shapes, median:
+ * 740,000 headers/s here, 570,000 for negotiator plus that post-processing.
  */
 import { LANGUAGE_CODES } from '../../shared/iso-codes.js'
 
@@ -18,6 +18,7 @@ const KNOWN = new Set(LANGUAGE_CODES)
 /** Old codes some clients (Java, old Android) still send. */
 const RENAMED: Record<string, string> = { iw: 'he', in: 'id', ji: 'yi', jw: 'jv' }
 const TAG = /^([a-z]{2,3})(?:-[a-z0-9]{1,8})*$/i
+/** Only a q-value is expected after the tag; any other parameter makes the part malformed. */
 const QUALITY = /^q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/i
 
 interface Choice {
@@ -25,19 +26,18 @@ interface Choice {
   q: number
 }
 
+/** One `tag;q=…` part, or `null` when it is malformed, `*`, `q=0` or no ISO 639-1 language. */
 function parsePart(part: string): Choice | null {
-  const [rawTag = '', ...params] = part.split(';')
-  const tag = TAG.exec(rawTag.trim())
+  const semi = part.indexOf(';')
+  const tag = TAG.exec((semi < 0 ? part : part.slice(0, semi)).trim())
   if (!tag) return null
   let q = 1
-  for (const param of params) {
-    const text = param.trim()
-    if (text[0] !== 'q' && text[0] !== 'Q') continue
-    const quality = QUALITY.exec(text)
+  if (semi >= 0) {
+    const quality = QUALITY.exec(part.slice(semi + 1).trim())
     if (!quality) return null
     q = Number(quality[1])
+    if (q === 0) return null
   }
-  if (q === 0) return null
   const primary = tag[1]!.toLowerCase()
   const code = RENAMED[primary] ?? primary
   return KNOWN.has(code) ? { code, q } : null
@@ -52,14 +52,18 @@ export function preferredLanguages(header: string | null | undefined): string[] 
     text = text.slice(0, Math.max(0, text.lastIndexOf(','))) // drop the part that was cut
   }
   const choices: Choice[] = []
-  for (const part of text.split(',')) {
-    const choice = parsePart(part)
+  for (let start = 0; start < text.length;) {
+    let end = text.indexOf(',', start)
+    if (end < 0) end = text.length
+    const choice = parsePart(text.slice(start, end))
     if (choice) choices.push(choice)
+    start = end + 1
   }
-  choices.sort((a, b) => b.q - a.q) // stable: equal q-values keep their order
+  if (choices.length > 1) choices.sort((a, b) => b.q - a.q) // stable: equal q keep their order
   const codes: string[] = []
   for (const { code } of choices) {
-    if (!codes.includes(code)) codes.push(code)
+    if (codes.includes(code)) continue
+    codes.push(code)
     if (codes.length === MAX_VISITOR_LANGUAGES) break
   }
   return codes

@@ -1,0 +1,269 @@
+/**
+ * The redirect, step by step as the contract orders it: domain, unknown alias, disabled,
+ * expired (date, then clicks), password, bots and HEAD, the counted click, targeting, pixels,
+ * and the plain redirect. The engine decides; routes.ts sends what it decided and then hands
+ * the click to the recorder, so no analytics work happens before the answer.
+ */
+import type { ClickEvent } from '../clicks/event.js'
+import { isReservedAlias } from '../links/rules.js'
+import type { PixelType } from '../pixels/types.js'
+import {
+  linkDisabledPage,
+  linkExpiredPage,
+  notFoundPage,
+  passwordPage,
+  pixelPage,
+  previewPage,
+  tooManyAttemptsPage,
+} from '../pages/index.js'
+import { verifyPassword } from '../shared/secrets.js'
+import { isoMicro } from '../shared/time.js'
+import type { AttemptLimiter } from './attempt-limiter.js'
+import type { LinkDirectory } from './link-directory.js'
+import { page, redirect, type Outcome } from './outcome.js'
+import { mergeQuery } from './query-merge.js'
+import type { RedirectLink } from './redirect-link.js'
+import {
+  cookieName,
+  isRemembered,
+  readCookie,
+  rememberValue,
+  setCookieHeader,
+  type Purpose,
+} from './remembered-password.js'
+import type { RotationCounter } from './rotation-counter.js'
+import type { RedirectStore } from './store.js'
+import { decide } from './targeting/decide.js'
+import { visitorContext } from './visitor/context.js'
+
+export interface VisitInput {
+  method: string
+  hostname: string
+  /** The path segment after `/`: an alias, or an alias and `+` for its preview. */
+  alias: string
+  /** The raw query string, without `?`. */
+  query: string
+  ip: string
+  userAgent: string | undefined
+  acceptLanguage: string | undefined
+  referer: string | undefined
+  cookie: string | undefined
+}
+
+export interface Visit {
+  outcome: Outcome
+  click: ClickEvent | null
+}
+
+export interface EngineOptions {
+  redirectStatus: number
+  pixelConsent: boolean
+  secret: Buffer
+  now?: () => number
+}
+
+const ALIAS = /^[A-Za-z0-9_-]{1,255}$/
+const MAX_PASSWORD = 128
+
+export class RedirectEngine {
+  private readonly now: () => number
+
+  constructor(
+    private readonly directory: LinkDirectory,
+    private readonly store: RedirectStore,
+    private readonly rotation: RotationCounter,
+    private readonly limits: { passwords: AttemptLimiter; unknownAliases: AttemptLimiter },
+    private readonly options: EngineOptions,
+  ) {
+    this.now = options.now ?? Date.now
+  }
+
+  async visit(input: VisitInput): Promise<Visit> {
+    const preview = input.alias.endsWith('+')
+    const found = await this.find(input, preview ? input.alias.slice(0, -1) : input.alias)
+    if (!('link' in found)) return { outcome: found.outcome, click: null }
+    const { link } = found
+    const now = this.now()
+    if (link.disabled) return none(page(404, linkDisabledPage()))
+    if (!preview && this.isExpired(link, now)) return none(this.expired(link))
+    if (link.passwordHash !== null && !this.remembered('link', link, input.cookie, now)) {
+      return none(
+        page(200, passwordPage({ alias: link.alias, formAction: `/${input.alias}`, kind: 'link' })),
+      )
+    }
+    if (preview) return none(page(200, this.preview(link)))
+
+    const visitor = visitorContext({
+      ip: input.ip,
+      userAgent: input.userAgent,
+      acceptLanguage: input.acceptLanguage,
+      referer: input.referer,
+      time: now,
+    })
+    if (input.method === 'HEAD' || visitor.bot) return none(this.redirectTo(link.url, input.query))
+
+    let counted = false
+    if (link.expirationClicks !== null) {
+      if (!(await this.store.takeLimitedClick(link.id))) {
+        link.exhausted = true
+        return none(this.expired(link))
+      }
+      counted = true
+    }
+    const counter =
+      link.targeting.kind === 'rotation'
+        ? await this.rotation.next(link.id, link.targeting.cycle.length, link.lastRotation)
+        : 0
+    const destination = decide(link.targeting, visitor, counter)
+    const click: ClickEvent = {
+      linkId: link.id,
+      counted,
+      at: now,
+      ip: input.ip,
+      userAgent: input.userAgent ?? '',
+      visitor,
+    }
+    if (link.pixels.length > 0) {
+      const pixels = link.pixels.map((p) => ({ type: p.type as PixelType, value: p.value }))
+      const target = mergeQuery(destination, input.query)
+      return {
+        outcome: page(
+          200,
+          pixelPage({ destination: target, pixels, consent: this.options.pixelConsent }),
+        ),
+        click,
+      }
+    }
+    return { outcome: this.redirectTo(destination, input.query), click }
+  }
+
+  /** A password sent from the form: remembered and redirected back on success. */
+  async submitPassword(input: VisitInput, password: unknown): Promise<Outcome> {
+    const preview = input.alias.endsWith('+')
+    const found = await this.find(input, preview ? input.alias.slice(0, -1) : input.alias)
+    if (!('link' in found)) return found.outcome
+    const { link } = found
+    if (link.disabled) return page(404, linkDisabledPage())
+    const back = `/${input.alias}${input.query ? `?${input.query}` : ''}`
+    if (link.passwordHash === null) return redirect(303, back)
+    const outcome = await this.checkPassword(input.ip, link, 'link', link.passwordHash, password)
+    return outcome === 'ok' ? this.rememberAndGo('link', link, link.passwordTag, back) : outcome
+  }
+
+  /** The link of a visit, or what to answer when there is none. */
+  async find(
+    input: VisitInput,
+    alias: string,
+  ): Promise<{ link: RedirectLink } | { outcome: Outcome }> {
+    const domain = await this.directory.domain(input.hostname)
+    if (domain === null) return { outcome: page(404, notFoundPage()) }
+    const link =
+      ALIAS.test(alias) && !isReservedAlias(alias) ? await this.directory.link(domain, alias) : null
+    if (link !== null) return { link }
+    const wait = await this.limits.unknownAliases.blockedFor(input.ip)
+    if (wait > 0)
+      return {
+        outcome: page(
+          429,
+          tooManyAttemptsPage({ retryAfterSeconds: wait, reason: 'lookups' }),
+          wait,
+        ),
+      }
+    await this.limits.unknownAliases.hit(input.ip)
+    if (domain.not_found_page !== null) return { outcome: redirect(302, domain.not_found_page) }
+    return { outcome: page(404, notFoundPage()) }
+  }
+
+  /** Checks a password attempt under the per-visitor, per-link limit. */
+  async checkPassword(
+    ip: string,
+    link: RedirectLink,
+    purpose: Purpose,
+    hash: string,
+    password: unknown,
+  ): Promise<'ok' | Outcome> {
+    const key = `${purpose}:${link.id}:${ip}`
+    const wait = await this.limits.passwords.blockedFor(key)
+    if (wait > 0) return page(429, tooManyAttemptsPage({ retryAfterSeconds: wait }), wait)
+    const given = typeof password === 'string' && password.length <= MAX_PASSWORD ? password : null
+    if (given !== null && given !== '' && (await verifyPassword(given, hash))) return 'ok'
+    await this.limits.passwords.hit(key)
+    const formAction = purpose === 'link' ? `/${link.alias}` : `/${link.alias}/stats`
+    return page(
+      200,
+      passwordPage({
+        alias: link.alias,
+        formAction,
+        kind: purpose,
+        error: 'The password is not correct.',
+      }),
+    )
+  }
+
+  rememberAndGo(purpose: Purpose, link: RedirectLink, tag: string, back: string): Outcome {
+    const value = rememberValue(this.options.secret, purpose, link.id, tag, this.now())
+    const secure = link.shortUrl.startsWith('https:')
+    return {
+      ...redirect(303, back),
+      setCookie: setCookieHeader(cookieName(purpose, link.id), value, '/', secure),
+    }
+  }
+
+  remembered(
+    purpose: Purpose,
+    link: RedirectLink,
+    cookie: string | undefined,
+    now: number,
+  ): boolean {
+    const tag = purpose === 'link' ? link.passwordTag : link.privacyPasswordTag
+    const value = readCookie(cookie, cookieName(purpose, link.id))
+    return isRemembered(this.options.secret, purpose, link.id, tag, value, now)
+  }
+
+  private isExpired(link: RedirectLink, now: number): boolean {
+    return (link.endsAt !== null && link.endsAt <= now) || link.exhausted
+  }
+
+  private expired(link: RedirectLink): Outcome {
+    return link.expirationUrl !== null
+      ? redirect(302, link.expirationUrl)
+      : page(410, linkExpiredPage())
+  }
+
+  private redirectTo(destination: string, query: string): Outcome {
+    return redirect(this.options.redirectStatus, mergeQuery(destination, query))
+  }
+
+  private preview(link: RedirectLink) {
+    const lists = link.targetLists
+    const entries =
+      link.targetType === 1
+        ? lists.country
+        : link.targetType === 2
+          ? lists.platform
+          : link.targetType === 3
+            ? lists.language
+            : link.targetType === 4
+              ? lists.rotation
+              : null
+    const names = ['', 'Country', 'Platform', 'Language', 'Rotation']
+    return previewPage({
+      shortUrl: link.shortUrl,
+      destination: link.url,
+      title: link.title,
+      endsAt: link.endsAt === null ? null : isoMicro(link.endsAt),
+      expirationClicks: link.expirationClicks,
+      clicks: link.clicks,
+      targeting:
+        entries && entries.length > 0
+          ? { type: names[link.targetType]!, entries: [...entries] }
+          : null,
+      statsUrl: link.privacy === 1 ? null : `${link.shortUrl}/stats`,
+      protected: link.passwordHash !== null,
+    })
+  }
+}
+
+function none(outcome: Outcome): Visit {
+  return { outcome, click: null }
+}

@@ -1,0 +1,96 @@
+/**
+ * A link as the redirect keeps it in its cache: every destination already in canonical
+ * `href` form (safe for a Location header), targeting compiled to rules, pixels attached.
+ */
+import type { DomainRow } from '../db/types.js'
+import type { TargetEntry } from '../links/rules.js'
+import type { TargetType } from '../links/targeting-keys.js'
+import { sha256 } from '../shared/secrets.js'
+import type { RedirectLinkRow } from './store.js'
+import { compileTargeting } from './targeting/compile.js'
+import type { CompiledTargeting } from './targeting/rules.js'
+
+export interface RedirectLink {
+  readonly id: number
+  readonly userId: number
+  readonly alias: string
+  readonly shortUrl: string
+  readonly url: string
+  readonly title: string | null
+  readonly disabled: boolean
+  readonly endsAt: number | null
+  readonly expirationClicks: number | null
+  readonly expirationUrl: string | null
+  /** Clicks as loaded; `exhausted` turns true once the click-limit step refuses a click. */
+  readonly clicks: number
+  exhausted: boolean
+  readonly passwordHash: string | null
+  /** Changes whenever the password does, so remembered passwords stop working. */
+  readonly passwordTag: string
+  readonly privacy: number
+  readonly privacyPasswordHash: string | null
+  readonly privacyPasswordTag: string
+  readonly targetType: TargetType
+  readonly targeting: CompiledTargeting
+  readonly lastRotation: number | null
+  readonly pixels: readonly { type: string; value: string }[]
+  readonly targetLists: {
+    readonly country: readonly TargetEntry[] | null
+    readonly platform: readonly TargetEntry[] | null
+    readonly language: readonly TargetEntry[] | null
+    readonly rotation: readonly { value: string }[] | null
+  }
+}
+
+export function href(url: string): string {
+  try {
+    return new URL(url).href
+  } catch {
+    return url
+  }
+}
+
+function list<T extends { value: string }>(json: string | null): T[] | null {
+  if (json === null) return null
+  return (JSON.parse(json) as T[]).map((entry) => ({ ...entry, value: href(entry.value) }))
+}
+
+const tag = (hash: string | null) => (hash === null ? '' : sha256(hash).slice(0, 16))
+
+export function toRedirectLink(row: RedirectLinkRow, domain: DomainRow): RedirectLink {
+  const { link } = row
+  const targetLists = {
+    country: list<TargetEntry>(link.country_target),
+    platform: list<TargetEntry>(link.platform_target),
+    language: list<TargetEntry>(link.language_target),
+    rotation: list<{ value: string }>(link.rotation_target),
+  }
+  const url = href(link.url)
+  const targetType = link.target_type as TargetType
+  const expirationClicks =
+    link.expiration_clicks !== null && link.expiration_clicks > 0 ? link.expiration_clicks : null
+  return {
+    id: link.id,
+    userId: link.user_id,
+    alias: link.alias,
+    shortUrl: `${domain.url}/${link.alias}`,
+    url,
+    title: link.title,
+    disabled: link.disabled === 1,
+    endsAt: link.ends_at,
+    expirationClicks,
+    expirationUrl: link.expiration_url === null ? null : href(link.expiration_url),
+    clicks: link.clicks,
+    exhausted: expirationClicks !== null && link.clicks >= expirationClicks,
+    passwordHash: link.password,
+    passwordTag: tag(link.password),
+    privacy: link.privacy,
+    privacyPasswordHash: link.privacy_password,
+    privacyPasswordTag: tag(link.privacy_password),
+    targetType,
+    targeting: compileTargeting({ url, targetType, ...targetLists }),
+    lastRotation: link.last_rotation,
+    pixels: row.pixels,
+    targetLists,
+  }
+}

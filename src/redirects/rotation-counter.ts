@@ -1,0 +1,29 @@
+/**
+ * Rotation counters: the next position of a link's round-robin. In one process a counter in
+ * memory, seeded from the stored `last_rotation` and written back with the clicks.
+ */
+export interface RotationCounter {
+  /** The counter value for this click (the caller takes it modulo the cycle length). */
+  next(linkId: number, cycleLength: number, lastRotation: number | null): number | Promise<number>
+  /** Positions changed since the last call, to persist as `last_rotation`. */
+  drainChanged(): Map<number, number>
+}
+
+export class LocalRotationCounter implements RotationCounter {
+  private readonly counters = new Map<number, number>()
+  private changed = new Map<number, number>()
+
+  next(linkId: number, cycleLength: number, lastRotation: number | null): number {
+    const previous = this.counters.get(linkId) ?? lastRotation ?? -1
+    const position = (previous + 1) % Math.max(1, cycleLength)
+    this.counters.set(linkId, position)
+    this.changed.set(linkId, position)
+    return position
+  }
+
+  drainChanged(): Map<number, number> {
+    const changed = this.changed
+    this.changed = new Map()
+    return changed
+  }
+}

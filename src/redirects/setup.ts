@@ -1,0 +1,56 @@
+/**
+ * Builds the redirect side of the service over the same database and change feed as the API:
+ * caches, the engine, rotation counters and the click recorder.
+ */
+import { ClickRecorder } from '../clicks/recorder.js'
+import { SqlClickStore } from '../clicks/store.js'
+import { VisitorHasher } from '../clicks/visitor-hash.js'
+import type { Config } from '../config.js'
+import type { Services } from '../services.js'
+import { sharedSecret } from '../shared/settings.js'
+import { MemoryAttemptLimiter } from './attempt-limiter.js'
+import { RedirectEngine } from './engine.js'
+import { LinkDirectory } from './link-directory.js'
+import { LocalRotationCounter } from './rotation-counter.js'
+import { SqlRedirectStore } from './store.js'
+
+export interface RedirectOptions {
+  /** How long a cached link or domain may be served without a change notification. */
+  cacheTtlMs?: number
+  onFlushError?: (error: unknown) => void
+  now?: () => number
+}
+
+export async function createRedirects(
+  services: Services,
+  config: Config,
+  options: RedirectOptions = {},
+) {
+  const store = new SqlRedirectStore(services.db)
+  const directory = new LinkDirectory(store, services.changes, {
+    ttlMs: options.cacheTtlMs ?? 60_000,
+    maxLinks: 100_000,
+  })
+  const rotation = new LocalRotationCounter()
+  const recorder = new ClickRecorder(
+    new SqlClickStore(services.db),
+    new VisitorHasher(services.db),
+    rotation,
+    options.onFlushError,
+  )
+  const engine = new RedirectEngine(
+    directory,
+    store,
+    rotation,
+    { passwords: new MemoryAttemptLimiter(10), unknownAliases: new MemoryAttemptLimiter(100) },
+    {
+      redirectStatus: config.redirectStatus,
+      pixelConsent: config.pixelConsent,
+      secret: await sharedSecret(services.db, 'cookie_secret'),
+      ...(options.now ? { now: options.now } : {}),
+    },
+  )
+  return { engine, directory, recorder, rotation }
+}
+
+export type Redirects = Awaited<ReturnType<typeof createRedirects>>

@@ -1,0 +1,75 @@
+/**
+ * What the redirect reads and the one thing it writes synchronously: a link (with its pixels)
+ * by domain and alias, a domain by host name, and the atomic step of a click-limited link.
+ */
+import type { Db } from '../db/connect.js'
+import type { DomainRow, LinkRow } from '../db/types.js'
+
+export interface RedirectLinkRow {
+  link: LinkRow
+  pixels: { type: string; value: string }[]
+}
+
+export interface RedirectStore {
+  findDomain(name: string): Promise<DomainRow | undefined>
+  findLink(domainId: number, alias: string): Promise<RedirectLinkRow | undefined>
+  /**
+   * Counts one click of a click-limited link if it has clicks left: true when counted. This is
+   * the only write a redirect waits for; everything else is batched after the response.
+   */
+  takeLimitedClick(linkId: number): boolean | Promise<boolean>
+}
+
+export class SqlRedirectStore implements RedirectStore {
+  private readonly takeSync: ((linkId: number) => boolean) | null
+
+  constructor(private readonly db: Db) {
+    const sqlite = db.sqlite
+    if (sqlite) {
+      const statement = sqlite.prepare(
+        'UPDATE links SET clicks = clicks + 1 WHERE id = ? AND expiration_clicks > 0 AND clicks < expiration_clicks',
+      )
+      this.takeSync = (linkId) => statement.run(linkId).changes === 1
+    } else {
+      this.takeSync = null
+    }
+  }
+
+  findDomain(name: string): Promise<DomainRow | undefined> {
+    return this.db.kysely
+      .selectFrom('domains')
+      .selectAll()
+      .where('name', '=', name)
+      .executeTakeFirst()
+  }
+
+  async findLink(domainId: number, alias: string): Promise<RedirectLinkRow | undefined> {
+    const link = await this.db.kysely
+      .selectFrom('links')
+      .selectAll()
+      .where('domain_id', '=', domainId)
+      .where('alias', '=', alias)
+      .executeTakeFirst()
+    if (!link) return undefined
+    const pixels = await this.db.kysely
+      .selectFrom('link_pixels')
+      .innerJoin('pixels', 'pixels.id', 'link_pixels.pixel_id')
+      .select(['pixels.type', 'pixels.value'])
+      .where('link_pixels.link_id', '=', link.id)
+      .orderBy('pixels.id')
+      .execute()
+    return { link, pixels }
+  }
+
+  takeLimitedClick(linkId: number): boolean | Promise<boolean> {
+    if (this.takeSync) return this.takeSync(linkId)
+    return this.db.kysely
+      .updateTable('links')
+      .set((eb) => ({ clicks: eb('clicks', '+', 1) }))
+      .where('id', '=', linkId)
+      .where('expiration_clicks', '>', 0)
+      .whereRef('clicks', '<', 'expiration_clicks')
+      .executeTakeFirst()
+      .then((result) => Number(result.numUpdatedRows) === 1)
+  }
+}
