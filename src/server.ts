@@ -69,25 +69,33 @@ export async function startService(
   return { app, services, redirects, url: `http://127.0.0.1:${port}`, stop }
 }
 
-/** SIGTERM and SIGINT (once or several times) stop the service gracefully, then exit. */
+/**
+ * SIGTERM and SIGINT (once or several times) stop the service gracefully, then exit. Installed
+ * before the service starts, so a signal that arrives while it starts is not lost.
+ */
 export function stopOnSignals(
-  service: RunningService,
+  starting: Promise<RunningService>,
   log: (line: string) => void = console.error,
 ): void {
+  let handled = false
   const onSignal = (signal: NodeJS.Signals) => {
+    if (handled) return
+    handled = true
     log(`${signal} received: finishing in-flight requests and stopping`)
     const force = setTimeout(() => {
       log('shutdown took longer than 15 s; exiting')
       process.exit(1)
     }, 15_000)
     force.unref()
-    service.stop().then(
-      () => process.exit(0),
-      (error: Error) => {
-        log(`shutdown failed: ${error.message}`)
-        process.exit(1)
-      },
-    )
+    starting
+      .then((service) => service.stop())
+      .then(
+        () => process.exit(0),
+        (error: Error) => {
+          log(`shutdown failed: ${error.message}`)
+          process.exit(1)
+        },
+      )
   }
   process.on('SIGTERM', onSignal)
   process.on('SIGINT', onSignal)

@@ -92,8 +92,9 @@ export async function run(
       parse(args, {}, 0)
       // Only serving needs the HTTP stack; the other commands start faster without it.
       const { startService, stopOnSignals } = await import('../server.js')
-      const service = await startService(loadConfig(), out)
-      stopOnSignals(service)
+      const starting = startService(loadConfig(), out)
+      stopOnSignals(starting)
+      await starting
       return
     }
     case 'migrate': {

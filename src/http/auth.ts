@@ -19,13 +19,22 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1]! : null
 }
 
+/**
+ * Adds authentication to every route registered after this call, as a route hook placed after
+ * the ones already there (the rate limit's): so a request without a valid key is counted, and
+ * every answer, 401 included, carries the rate-limit headers.
+ */
 export function registerAuth(app: FastifyInstance, users: UserService): void {
   app.decorateRequest('principal', null)
-  app.addHook('onRequest', async (request) => {
+  const authenticate = async (request: FastifyRequest) => {
     const token = bearerToken(request)
     const principal = token === null ? null : await users.authenticate(token)
     if (!principal) throw new UnauthenticatedError()
     request.principal = principal
+  }
+  app.addHook('onRoute', (route) => {
+    const existing = route.onRequest === undefined ? [] : [route.onRequest].flat()
+    route.onRequest = [...existing, authenticate]
   })
 }
 

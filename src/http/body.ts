@@ -116,10 +116,13 @@ export function registerBodyParsers(app: FastifyInstance): void {
     },
   )
 
-  // Every route with a body sees a normalised plain object.
+  // Fastify reads text/plain by default; the API takes only the three encodings above.
+  app.removeContentTypeParser('text/plain')
+
+  // Every route with a body sees a normalised plain object (no body at all counts as empty).
   app.addHook('preValidation', async (request) => {
     if (!['POST', 'PUT', 'PATCH'].includes(request.method)) return
-    const body = request.body ?? {}
+    const body = request.body === undefined ? {} : request.body
     if (!isPlainObject(body)) throw new AppError(400, 'The request body must be an object.')
     request.body = normalise(body)
   })

@@ -17,7 +17,7 @@ import {
 } from '../shared/schema.js'
 import { userIdOf } from './auth.js'
 import { pageEnvelope, pageRequest, type ListQueryBase } from './paging.js'
-import { schemaErrors } from './validation.js'
+import { rejectNulls, schemaErrors } from './validation.js'
 
 export interface CrudSpec<
   Row extends { id: number },
@@ -104,6 +104,7 @@ export function registerCrud<
 
   app.post(spec.path, {
     attachValidation: true,
+    preValidation: rejectNulls(spec.createBody),
     schema: {
       tags,
       summary: `Store a ${spec.object}`,
@@ -124,6 +125,7 @@ export function registerCrud<
       method,
       url: item,
       attachValidation: true,
+      preValidation: rejectNulls(spec.updateBody),
       schema: {
         tags,
         summary: `Update a ${spec.object}`,

@@ -76,8 +76,11 @@ export function collectIssues(
   issues: readonly SchemaIssue[],
   errors = new FieldErrors(),
 ): FieldErrors {
+  // A value of the wrong type says all there is to say about its field.
+  const wrongType = new Set(issues.filter((i) => i.keyword === 'type').map(fieldName))
   for (const issue of issues) {
     const field = fieldName(issue)
+    if (wrongType.has(field) && issue.keyword !== 'type') continue
     const message = messageFor(issue, field)
     if (message !== null && field !== '') errors.add(field, message)
   }
@@ -85,23 +88,71 @@ export function collectIssues(
 }
 
 /**
- * The schema errors of a request validated with `attachValidation`, with every failing
- * top-level field removed from the body so later rules see only values of the right type.
+ * Removes what failed from a body so later rules see only values of the right shape: a failing
+ * field, a failing item of a list (left as a hole, so positions keep their numbers), or a
+ * failing part of a list entry.
+ */
+function removeFailed(body: Record<string, unknown>, issues: readonly SchemaIssue[]): void {
+  for (const issue of issues) {
+    const [top, index, part] = fieldName(issue).split('.')
+    if (!top) continue
+    const list = body[top]
+    if (index === undefined || !Array.isArray(list) || !/^\d+$/.test(index)) {
+      Reflect.deleteProperty(body, top)
+      continue
+    }
+    const item: unknown = list[Number(index)]
+    if (part !== undefined && typeof item === 'object' && item !== null)
+      Reflect.deleteProperty(item, part)
+    else list[Number(index)] = undefined
+  }
+}
+
+/**
+ * The schema errors of a request validated with `attachValidation`, with what failed removed
+ * from the body (see `removeFailed`). Nulls sent for fields that cannot be empty were taken out
+ * before validation (see `rejectNulls`) and are reported here as required.
  */
 export function schemaErrors(request: FastifyRequest): FieldErrors {
   const errors = new FieldErrors()
+  for (const field of request.nullFields ?? [])
+    errors.add(field, messageFor({ keyword: 'required', instancePath: '', params: {} }, field)!)
   const failure = request.validationError as
     (Error & { validation?: SchemaIssue[]; validationContext?: string }) | undefined
   if (!failure?.validation) return errors
   // A malformed id in the path names no resource.
   if (failure.validationContext === 'params') throw new NotFoundError()
   collectIssues(failure.validation, errors)
-  const body = request.body as Record<string, unknown> | undefined
-  if (body && typeof body === 'object') {
-    for (const issue of failure.validation) {
-      const top = fieldName(issue).split('.')[0]
-      if (top) Reflect.deleteProperty(body, top)
+  const body = request.body
+  if (body && typeof body === 'object')
+    removeFailed(body as Record<string, unknown>, failure.validation)
+  return errors
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Top-level fields sent empty although they cannot be (set by `rejectNulls`). */
+    nullFields?: string[]
+  }
+}
+
+/**
+ * A preValidation hook for a body schema: an empty value (null) sent for a field whose type does
+ * not allow null is taken out and remembered, so it is reported as required instead of being
+ * coerced by the validator into "" or 0.
+ */
+export function rejectNulls(schema: { properties?: Record<string, { type?: unknown }> }) {
+  const notNullable = Object.entries(schema.properties ?? {})
+    .filter(([, property]) => !(Array.isArray(property.type) && property.type.includes('null')))
+    .map(([name]) => name)
+  return async (request: FastifyRequest) => {
+    const body = request.body as Record<string, unknown> | undefined
+    if (!body || typeof body !== 'object') return
+    for (const name of notNullable) {
+      if (body[name] === null) {
+        Reflect.deleteProperty(body, name)
+        ;(request.nullFields ??= []).push(name)
+      }
     }
   }
-  return errors
 }

@@ -14,25 +14,29 @@ type RawEntry = { key?: string | null; value?: string | null }
 
 /**
  * A keyed targeting list as stored: entries with both parts empty are dropped, half an entry
- * and a repeated key are errors. `null` (nothing left) clears the list.
+ * and a repeated key are errors. `null` (nothing left) clears the list. A part that already
+ * failed validation (and was removed) counts as given, so it is not reported twice; an entry
+ * that failed as a whole arrives as a hole and is skipped.
  */
 export function keyedList(
   field: string,
-  raw: RawEntry[],
+  raw: (RawEntry | undefined)[],
   errors: FieldErrors,
 ): TargetEntry[] | null {
   const seen = new Set<string>()
   const out: TargetEntry[] = []
   raw.forEach((entry, i) => {
+    if (entry === undefined) return
+    const at = `${field}.${i}`
     const key = entry.key ?? null
     const value = entry.value ?? null
-    if (key === null && value === null) return
-    if (key === null)
-      return errors.add(`${field}.${i}.key`, `The ${field}.${i}.key field is required.`)
-    if (value === null)
-      return errors.add(`${field}.${i}.value`, `The ${field}.${i}.value field is required.`)
-    if (seen.has(key))
-      return errors.add(`${field}.${i}.key`, `The ${field}.${i}.key field has a duplicate value.`)
+    const keyGiven = key !== null || errors.has(`${at}.key`)
+    const valueGiven = value !== null || errors.has(`${at}.value`)
+    if (!keyGiven && !valueGiven) return
+    if (!keyGiven) errors.add(`${at}.key`, `The ${at}.key field is required.`)
+    if (!valueGiven) errors.add(`${at}.value`, `The ${at}.value field is required.`)
+    if (key === null || value === null) return
+    if (seen.has(key)) return errors.add(`${at}.key`, `The ${at}.key field has a duplicate value.`)
     seen.add(key)
     out.push({ key, value })
   })
@@ -40,8 +44,10 @@ export function keyedList(
 }
 
 /** The rotation list: values only, empty entries dropped. */
-export function rotationList(raw: { value?: string | null }[]): { value: string }[] | null {
-  const out = raw.flatMap((entry) => (entry.value ? [{ value: entry.value }] : []))
+export function rotationList(
+  raw: ({ value?: string | null } | undefined)[],
+): { value: string }[] | null {
+  const out = raw.flatMap((entry) => (entry?.value ? [{ value: entry.value }] : []))
   return out.length > 0 ? out : null
 }
 

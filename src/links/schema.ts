@@ -128,12 +128,13 @@ export const LinkUpdateBody = Type.Object(
     ...fields,
     url: Type.Optional(fields.url),
     domain_id: Type.Optional({ ...Id, description: 'Cannot change: absent or the current one.' }),
+    domain: Type.Optional({ ...Id, description: 'Accepted for `domain_id`.', deprecated: true }),
   },
   { additionalProperties: false },
 )
 export type LinkCreateInput = Static<typeof LinkCreateBody>
 export type LinkUpdateInput = Static<typeof LinkUpdateBody>
-export type LinkInput = LinkUpdateInput & { domain?: number }
+export type LinkInput = LinkUpdateInput
 
 export const LinkListQuery = Type.Object({
   ...ListQuery(

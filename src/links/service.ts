@@ -95,12 +95,11 @@ export class LinkService {
     errors = new FieldErrors(),
   ): Promise<LinkRow> {
     const current = await this.get(userId, id)
-    if (
-      input.domain_id !== undefined &&
-      input.domain_id !== current.domain_id &&
-      !errors.has('domain_id')
-    ) {
-      errors.add('domain_id', 'The domain id cannot be changed.')
+    for (const field of ['domain_id', 'domain'] as const) {
+      const given = input[field]
+      if (given !== undefined && given !== current.domain_id && !errors.has(field)) {
+        errors.add(field, `The ${field.replace('_', ' ')} cannot be changed.`)
+      }
     }
     const changes = await this.changes(userId, input, errors, current)
     if (
@@ -205,7 +204,7 @@ export class LinkService {
     }
     for (const list of TARGET_LISTS) {
       const raw = input[list]
-      if (raw === undefined || errors.has(list)) continue
+      if (raw === undefined || errors.hasOwn(list)) continue
       const entries =
         raw === null ? null : list === 'rotation' ? rotationList(raw) : keyedList(list, raw, errors)
       out[`${list}_target`] = entries === null ? null : JSON.stringify(entries)
@@ -235,18 +234,24 @@ export class LinkService {
     domain: DomainRow | null,
     errors: FieldErrors,
   ): Promise<string | null> {
-    if (errors.has('alias') || domain === null) return null
+    if (errors.has('alias')) return null
     if (input.alias !== undefined && input.alias !== null) {
-      await this.checkAlias(input.alias, domain.id, errors)
+      await this.checkAlias(input.alias, domain?.id ?? null, errors)
       return input.alias
     }
-    return this.randomAlias(domain.id)
+    return domain === null ? null : this.randomAlias(domain.id)
   }
 
-  private async checkAlias(alias: string, domainId: number, errors: FieldErrors): Promise<void> {
+  /** Reserved words always; uniqueness once the domain is known. */
+  private async checkAlias(
+    alias: string,
+    domainId: number | null,
+    errors: FieldErrors,
+  ): Promise<void> {
     if (isReservedAlias(alias)) errors.add('alias', 'The alias is reserved.')
-    else if (await this.deps.links.aliasTaken(domainId, alias))
+    else if (domainId !== null && (await this.deps.links.aliasTaken(domainId, alias))) {
       errors.add('alias', takenMessage('alias'))
+    }
   }
 
   private async randomAlias(domainId: number): Promise<string> {
@@ -262,11 +267,15 @@ export class LinkService {
     input: LinkInput,
     errors: FieldErrors,
   ): Promise<number[] | undefined> {
-    if (input.pixel_ids === undefined || errors.has('pixel_ids')) return undefined
-    const ids = [...new Set(input.pixel_ids ?? [])]
+    if (input.pixel_ids === undefined || errors.hasOwn('pixel_ids')) return undefined
+    // Items that failed validation are holes, so the others keep their positions.
+    const given = (input.pixel_ids ?? []) as (number | undefined)[]
+    const ids = [...new Set(given.filter((id): id is number => id !== undefined))]
     const found = new Set((await this.deps.pixels.findMany(userId, ids)).map((p) => p.id))
-    ;(input.pixel_ids ?? []).forEach((id, i) => {
-      if (!found.has(id)) errors.add(`pixel_ids.${i}`, `The selected pixel_ids.${i} is invalid.`)
+    given.forEach((id, i) => {
+      if (id !== undefined && !found.has(id)) {
+        errors.add(`pixel_ids.${i}`, `The selected pixel_ids.${i} is invalid.`)
+      }
     })
     return ids
   }

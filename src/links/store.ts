@@ -186,7 +186,7 @@ export class SqlLinkStore implements LinkStore {
 /** The SQL form of a link's status (see links/status.ts for the same rule in code). */
 function statusCondition(status: LinkStatus, now: number) {
   if (status === 'disabled') return sql<boolean>`disabled = 1`
-  const expired = sql`((ends_at is not null and ends_at <= ${now}) or (expiration_clicks > 0 and clicks >= expiration_clicks))`
+  const expired = sql`((ends_at is not null and ends_at <= ${now}) or (coalesce(expiration_clicks, 0) > 0 and clicks >= expiration_clicks))`
   return status === 'expired'
     ? sql<boolean>`(disabled = 0 and ${expired})`
     : sql<boolean>`(disabled = 0 and not ${expired})`

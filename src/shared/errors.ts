@@ -44,6 +44,11 @@ export class FieldErrors {
     if (!list.includes(message)) list.push(message)
   }
 
+  /** True when `field` itself has failed (not counting parts nested under it). */
+  hasOwn(field: string): boolean {
+    return field in this.fields
+  }
+
   /** True when `field` or anything nested under it has failed. */
   has(field: string): boolean {
     return Object.keys(this.fields).some((f) => f === field || f.startsWith(`${field}.`))

@@ -7,7 +7,8 @@ const CONTROL_OR_SPACE = /[\s\p{Cc}]/u
 /** An absolute http(s) URL with a host. Anything else (javascript:, data:, file:, …) fails. */
 export function isHttpUrl(value: string): boolean {
   if (CONTROL_OR_SPACE.test(value)) return false
-  if (!/^https?:\/\//i.test(value)) return false
+  // The scheme, `//` and a host right after it (`http:///x` has none).
+  if (!/^https?:\/\/[^/?#]/i.test(value)) return false
   try {
     const url = new URL(value)
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''

@@ -3,7 +3,13 @@
  * key, revocation by key or unique prefix, and the first user of an empty database.
  */
 import type { UserRow } from '../db/types.js'
-import { equalHex, generateApiKey, keyPrefix, LOOKUP_PREFIX_LENGTH, sha256 } from '../shared/secrets.js'
+import {
+  equalHex,
+  generateApiKey,
+  keyPrefix,
+  LOOKUP_PREFIX_LENGTH,
+  sha256,
+} from '../shared/secrets.js'
 import { isValidTimeZone } from '../shared/time.js'
 import type { UserStore } from './store.js'
 
@@ -55,11 +61,12 @@ export class UserService {
   async revokeKey(keyOrPrefix: string): Promise<void> {
     const exact = await this.store.keyByHash(sha256(keyOrPrefix))
     if (exact) return this.store.revokeKey(exact.id, this.now())
-    if (keyOrPrefix.length < LOOKUP_PREFIX_LENGTH) throw new UserInputError('a key prefix needs at least 8 characters')
+    if (keyOrPrefix.length < LOOKUP_PREFIX_LENGTH)
+      throw new UserInputError('a key prefix needs at least 8 characters')
     // Only the stored prefix can be compared: the given text and a key's prefix must agree as far as both go.
-    const candidates = (await this.store.keysByPrefix(keyOrPrefix.slice(0, LOOKUP_PREFIX_LENGTH))).filter(
-      (key) => keyOrPrefix.startsWith(key.prefix) || key.prefix.startsWith(keyOrPrefix),
-    )
+    const candidates = (
+      await this.store.keysByPrefix(keyOrPrefix.slice(0, LOOKUP_PREFIX_LENGTH))
+    ).filter((key) => keyOrPrefix.startsWith(key.prefix) || key.prefix.startsWith(keyOrPrefix))
     if (candidates.length === 0)
       throw new UserInputError(`no live API key matches "${keyOrPrefix}"`)
     if (candidates.length > 1)
@@ -76,7 +83,8 @@ export class UserService {
     const candidates = await this.store.keysByPrefix(prefix.slice(0, LOOKUP_PREFIX_LENGTH))
     let found: Principal | null = null
     for (const candidate of candidates) {
-      if (candidate.prefix === prefix && equalHex(candidate.hash, hash)) found = { userId: candidate.user_id, keyId: candidate.id }
+      if (candidate.prefix === prefix && equalHex(candidate.hash, hash))
+        found = { userId: candidate.user_id, keyId: candidate.id }
     }
     return found
   }

@@ -210,11 +210,7 @@ export function multipart(
 
 /** Sets a link's click count directly (no redirect needed). */
 export async function setClicks(t: TestApp, linkId: number, clicks: number): Promise<void> {
-  await t.services.db.kysely
-    .updateTable('links')
-    .set({ clicks })
-    .where('id', '=', linkId)
-    .execute()
+  await t.services.db.kysely.updateTable('links').set({ clicks }).where('id', '=', linkId).execute()
 }
 
 export async function countRows(

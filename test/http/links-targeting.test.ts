@@ -26,7 +26,10 @@ function keyed(list: string, entries: [string, string][], from = 0): string {
     .join('&')
 }
 
-async function expect422(res: Awaited<ReturnType<typeof post>>, message: Record<string, unknown[]>) {
+async function expect422(
+  res: Awaited<ReturnType<typeof post>>,
+  message: Record<string, unknown[]>,
+) {
   expectStatus(res, 422)
   expect(res.json()).toEqual(validation(message))
 }

@@ -311,9 +311,7 @@ describe('space_id and pixel_ids', () => {
   })
 
   it('names each pixel that is missing or another user’s by its position (pixel_ids.N)', async () => {
-    const res = await post(
-      `pixel_ids[]=${ownPixel.id}&pixel_ids[]=${bPixel.id}&pixel_ids[]=999999`,
-    )
+    const res = await post(`pixel_ids[]=${ownPixel.id}&pixel_ids[]=${bPixel.id}&pixel_ids[]=999999`)
     await expect422(res, {
       'pixel_ids.1': ['The selected pixel_ids.1 is invalid.'],
       'pixel_ids.2': ['The selected pixel_ids.2 is invalid.'],

@@ -136,7 +136,11 @@ describe('store', () => {
     const domain = await createDomain(t, { name: 'go.links-own.example' })
     const link = await createLink(t, { domain_id: domain.id, alias: 'own' })
     expect(link.short_url).toBe('https://go.links-own.example/own')
-    expect(link.domain).toEqual({ ...domain, created_at: anyTimestamp(), updated_at: anyTimestamp() })
+    expect(link.domain).toEqual({
+      ...domain,
+      created_at: anyTimestamp(),
+      updated_at: anyTimestamp(),
+    })
   })
 
   it('keeps a title the client sent (title fetching never replaces it)', async () => {
@@ -216,6 +220,19 @@ describe('update', () => {
     expect(res.json().data.alias).toBe('same-alias')
   })
 
+  it('clears a client title with an empty title', async () => {
+    const link = await createLink(t, { title: 'Set by hand' })
+    const res = await t.call('PATCH', `${API}/links/${link.id}`, { form: 'title=' })
+    expectStatus(res, 200)
+    expect(res.json().data.title).toBeNull()
+  })
+
+  it('keeps created_at on update', async () => {
+    const link = await createLink(t, {})
+    const res = await t.call('PUT', `${API}/links/${link.id}`, { form: { title: 'Later' } })
+    expect(res.json().data.created_at).toBe(link.created_at)
+  })
+
   it('sets and clears disabled (0/1); absent leaves it alone', async () => {
     const link = await createLink(t, {})
     const on = await t.call('PATCH', `${API}/links/${link.id}`, { form: { disabled: 1 } })
@@ -236,7 +253,10 @@ describe('update', () => {
   })
 
   it.each(['pixel_ids=', 'pixel_ids[]='])('clears the pixel set with an empty %s', async (form) => {
-    const link = await createLink(t, `url=https://example.com/p&domain_id=${t.defaultDomainId}&pixel_ids[]=${pixel1.id}&pixel_ids[]=${pixel2.id}`)
+    const link = await createLink(
+      t,
+      `url=https://example.com/p&domain_id=${t.defaultDomainId}&pixel_ids[]=${pixel1.id}&pixel_ids[]=${pixel2.id}`,
+    )
     expect(link.pixels).toHaveLength(2)
     const res = await t.call('PATCH', `${API}/links/${link.id}`, { form })
     expectStatus(res, 200)
@@ -320,7 +340,7 @@ describe('update', () => {
     const link = await createLink(t, { alias: 'stay-here-too' })
     const res = await t.call('PATCH', `${API}/links/${link.id}`, { form: { domain: domain.id } })
     expectStatus(res, 422)
-    expect(res.json()).toEqual(validation({ domain: ['The domain id cannot be changed.'] }))
+    expect(res.json()).toEqual(validation({ domain: ['The domain cannot be changed.'] }))
     expect(await show(t, `links/${link.id}`)).toEqual(link)
   })
 

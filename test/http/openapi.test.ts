@@ -36,7 +36,9 @@ describe('OpenAPI document', () => {
 
   it('documents form, multipart and JSON bodies for every store and update', () => {
     for (const [path, ops] of Object.entries(doc.paths)) {
-      for (const [method, op] of Object.entries(ops as Record<string, { requestBody?: { content: object } }>)) {
+      for (const [method, op] of Object.entries(
+        ops as Record<string, { requestBody?: { content: object } }>,
+      )) {
         if (!['post', 'put', 'patch'].includes(method)) continue
         expect(Object.keys(op.requestBody!.content).sort(), `${method} ${path}`).toEqual([
           'application/json',

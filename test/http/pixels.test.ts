@@ -40,7 +40,10 @@ function post(form: Record<string, string | number> | string, key?: string) {
   return t.call('POST', `${API}/pixels`, { form, ...(key ? { key } : {}) })
 }
 
-async function expect422(res: Awaited<ReturnType<typeof post>>, message: Record<string, unknown[]>) {
+async function expect422(
+  res: Awaited<ReturnType<typeof post>>,
+  message: Record<string, unknown[]>,
+) {
   expectStatus(res, 422)
   expect(res.json()).toEqual(validation(message))
 }
@@ -101,11 +104,14 @@ describe('field rules', () => {
     })
   })
 
-  it.each(['tiktok', 'Facebook', 'google', 'X', 'twitter '])('rejects the type %j', async (type) => {
-    await expect422(await post({ name: `bad ${type}`, type, value: 'v1' }), {
-      type: ['The selected type is invalid.'],
-    })
-  })
+  it.each(['tiktok', 'Facebook', 'google', 'X', 'twitter '])(
+    'rejects the type %j',
+    async (type) => {
+      await expect422(await post({ name: `bad ${type}`, type, value: 'v1' }), {
+        type: ['The selected type is invalid.'],
+      })
+    },
+  )
 
   it('accepts a name of 32 characters and rejects 33', async () => {
     expectStatus(await post({ name: 'n'.repeat(32), type: 'bing', value: 'v' }), 201)
@@ -214,13 +220,16 @@ describe('update', () => {
     })
   })
 
-  it('rejects an empty name, type or value on update', async () => {
-    const pixel = await createPixel(t, { name: 'Not empty' })
-    const res = await t.call('PATCH', `${API}/pixels/${pixel.id}`, {
-      form: 'name=&type=&value=',
+  it('rejects an empty name on create (a pixel always has a name)', async () => {
+    await expect422(await post('name=&type=bing&value=v1'), {
+      name: ['The name field is required.'],
     })
-    expectStatus(res, 422)
-    expect(Object.keys(res.json().message).sort()).toEqual(['name', 'type', 'value'])
+  })
+
+  it('rejects an empty name on update and keeps the stored one', async () => {
+    const pixel = await createPixel(t, { name: 'Not empty' })
+    const res = await t.call('PATCH', `${API}/pixels/${pixel.id}`, { form: 'name=' })
+    await expect422(res, { name: ['The name field is required.'] })
     expect(await show(t, `pixels/${pixel.id}`)).toEqual(pixel)
   })
 
@@ -273,7 +282,8 @@ describe('list', () => {
       ['100% off', 'x', 'x1'],
       ['analytics', 'google-analytics', 'G-2'],
     ]
-    for (const [name, type, value] of rows) P.push(await createPixel(t, { name, type, value }, KEY_L))
+    for (const [name, type, value] of rows)
+      P.push(await createPixel(t, { name, type, value }, KEY_L))
   })
 
   const list = (query: string) => listIds(t, `pixels?per_page=100${query}`, KEY_L)
