@@ -8,7 +8,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Config, TrustProxy } from './config.js'
 import { apiV1 } from './http/api.js'
 import { BODY_LIMIT } from './http/body.js'
-import { isApiPath, sendError } from './http/error-handler.js'
+import { isApiPath, sendError, sendRawError } from './http/error-handler.js'
 import { apiNotFound, trackRoutes } from './http/not-found.js'
 import { notFoundPage } from './pages/index.js'
 import { redirectRoutes } from './redirects/routes.js'
@@ -46,7 +46,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     trustProxy: fastifyTrustProxy(config.trustProxy),
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      maxParamLength: 2048,
+      onMaxParamLength: (path, _request, response) => sendRawError(response, path, 414),
+    },
+    frameworkErrors: (error, request, reply) => sendError(error, request, reply),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: {

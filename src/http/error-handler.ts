@@ -2,6 +2,7 @@
  * The one place that turns errors into responses: typed service errors, schema failures,
  * body-parser failures and anything unexpected (a bare "Server Error.", logged, never leaked).
  */
+import type { ServerResponse } from 'node:http'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { errorPage, notFoundPage } from '../pages/index.js'
 import {
@@ -81,4 +82,16 @@ export function sendError(
     return reply.code(status).headers(page.headers).send(page.html)
   }
   return reply.code(status).type('application/json; charset=utf-8').send(body)
+}
+
+/** The same answers for the few failures the router reports before there is a reply object. */
+export function sendRawError(response: ServerResponse, url: string, status: number): void {
+  if (isApiPath(url)) {
+    response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
+    response.end(JSON.stringify({ message: GENERIC[status] ?? 'Bad Request.', status }))
+    return
+  }
+  const page = errorPage(status)
+  response.writeHead(status, page.headers)
+  response.end(page.html)
 }
