@@ -4,6 +4,7 @@
  */
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
+import { createServer } from 'node:http'
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Config, TrustProxy } from './config.js'
 import { apiV1 } from './http/api.js'
@@ -11,6 +12,8 @@ import { BODY_LIMIT } from './http/body.js'
 import { isApiPath, sendError, sendRawError } from './http/error-handler.js'
 import { apiNotFound, trackRoutes } from './http/not-found.js'
 import { notFoundPage } from './pages/index.js'
+import { clientAddress } from './redirects/client.js'
+import { fastPath, type Listener } from './redirects/fast-path.js'
 import { redirectRoutes } from './redirects/routes.js'
 import type { Redirects } from './redirects/setup.js'
 import type { Services } from './services.js'
@@ -41,7 +44,26 @@ function fastifyTrustProxy(
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options
+  const redirects = options.redirects
   const app = Fastify({
+    ...(redirects
+      ? {
+          serverFactory: (handler: Listener) => {
+            const server = createServer(
+              fastPath(
+                redirects.engine,
+                redirects.recorder,
+                clientAddress(config.trustProxy),
+                handler,
+                config.trustProxy !== false,
+                (error) => app.log.error({ err: error }, 'redirect failed'),
+              ),
+            )
+            server.keepAliveTimeout = 72_000
+            return server
+          },
+        }
+      : {}),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,

@@ -1,9 +1,11 @@
 /**
  * Turns a batch of click rows into what the flush writes: per-day counts of every dimension,
  * the links' click increments, and the (link, day, visitor) triples to check for uniques.
- * Unknown values are kept as '' so every dimension adds up to the day's total.
+ * Clicks are grouped by their whole description first, so a batch of similar clicks costs one
+ * map entry each, not one per dimension. Unknown values are kept as '' so every dimension adds
+ * up to the day's total.
  */
-import { dayOf, type ClickRow, type Dimension } from './event.js'
+import { dayOf, hourOf, type ClickRow, type Dimension } from './event.js'
 
 export interface StatIncrement {
   link_id: number
@@ -20,32 +22,78 @@ export interface Aggregate {
   visitors: { link_id: number; day: string; visitor: string }[]
 }
 
+const SEP = '\u0000'
+
 export function aggregate(rows: readonly ClickRow[], counted: readonly boolean[]): Aggregate {
-  const stats = new Map<string, StatIncrement>()
-  const bump = (link_id: number, dimension: Dimension, day: string, value: string | null) => {
-    const key = `${link_id}\u0000${dimension}\u0000${day}\u0000${value ?? ''}`
-    const found = stats.get(key)
-    if (found) found.clicks++
-    else stats.set(key, { link_id, dimension, day, value: value ?? '', clicks: 1 })
-  }
+  const groups = new Map<string, { row: ClickRow; day: string; hour: string; clicks: number }>()
   const linkClicks = new Map<number, number>()
   const visitors = new Map<string, { link_id: number; day: string; visitor: string }>()
   rows.forEach((row, i) => {
     const day = dayOf(row.at)
-    bump(row.link_id, 'total', day, '')
-    bump(row.link_id, 'hour', day, new Date(row.at).toISOString().slice(11, 13))
-    bump(row.link_id, 'country', day, row.country)
-    bump(row.link_id, 'platform', day, row.platform)
-    bump(row.link_id, 'browser', day, row.browser)
-    bump(row.link_id, 'device', day, row.device)
-    bump(row.link_id, 'language', day, row.language)
-    bump(row.link_id, 'referrer', day, row.referrer)
-    if (!counted[i]) linkClicks.set(row.link_id, (linkClicks.get(row.link_id) ?? 0) + 1)
-    visitors.set(`${row.link_id}\u0000${day}\u0000${row.visitor}`, {
-      link_id: row.link_id,
+    const hour = hourOf(row.at)
+    const key = [
+      row.link_id,
       day,
-      visitor: row.visitor,
-    })
+      hour,
+      row.country,
+      row.platform,
+      row.browser,
+      row.device,
+      row.language,
+      row.referrer,
+    ].join(SEP)
+    const group = groups.get(key)
+    if (group) group.clicks++
+    else groups.set(key, { row, day, hour, clicks: 1 })
+    if (!counted[i]) linkClicks.set(row.link_id, (linkClicks.get(row.link_id) ?? 0) + 1)
+    const visitorKey = `${row.link_id}${SEP}${day}${SEP}${row.visitor}`
+    if (!visitors.has(visitorKey))
+      visitors.set(visitorKey, { link_id: row.link_id, day, visitor: row.visitor })
   })
+
+  const stats = new Map<string, StatIncrement>()
+  const bump = (
+    link_id: number,
+    dimension: Dimension,
+    day: string,
+    value: string | null,
+    clicks: number,
+  ) => {
+    const key = `${link_id}${SEP}${dimension}${SEP}${day}${SEP}${value ?? ''}`
+    const found = stats.get(key)
+    if (found) found.clicks += clicks
+    else stats.set(key, { link_id, dimension, day, value: value ?? '', clicks })
+  }
+  for (const { row, day, hour, clicks } of groups.values()) {
+    bump(row.link_id, 'total', day, '', clicks)
+    bump(row.link_id, 'hour', day, hour, clicks)
+    bump(row.link_id, 'country', day, row.country, clicks)
+    bump(row.link_id, 'platform', day, row.platform, clicks)
+    bump(row.link_id, 'browser', day, row.browser, clicks)
+    bump(row.link_id, 'device', day, row.device, clicks)
+    bump(row.link_id, 'language', day, row.language, clicks)
+    bump(row.link_id, 'referrer', day, row.referrer, clicks)
+  }
   return { stats: [...stats.values()], linkClicks, visitors: [...visitors.values()] }
+}
+
+/** New unique visitors become `visitors` increments, one per link and day. */
+export function visitorIncrements(
+  fresh: readonly { link_id: number; day: string }[],
+): StatIncrement[] {
+  const merged = new Map<string, StatIncrement>()
+  for (const v of fresh) {
+    const key = `${v.link_id}\u0000${v.day}`
+    const found = merged.get(key)
+    if (found) found.clicks++
+    else
+      merged.set(key, {
+        link_id: v.link_id,
+        dimension: 'visitors',
+        day: v.day,
+        value: '',
+        clicks: 1,
+      })
+  }
+  return [...merged.values()]
 }

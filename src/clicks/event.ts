@@ -1,10 +1,8 @@
-import type { VisitorContext } from '../redirects/visitor/context.js'
-
 /**
- * A click as the redirect hands it over, after the response is on its way. The visitor
- * context works out country, platform, browser, device, language and referrer host lazily (the
- * parts targeting needed are already known); address and User-Agent stay in memory until the
- * flush turns them into a salted visitor hash. Neither is ever stored.
+ * A click as the redirect hands it over, after the response is on its way: the raw request
+ * facts only. Country, platform, browser, device, language, referrer host and the salted
+ * visitor hash are worked out later, off the request path; address and User-Agent are never
+ * stored.
  */
 export interface ClickEvent {
   linkId: number
@@ -13,7 +11,8 @@ export interface ClickEvent {
   at: number
   ip: string
   userAgent: string
-  visitor: VisitorContext
+  acceptLanguage: string | undefined
+  referer: string | undefined
 }
 
 /** What one click keeps in the database. */
@@ -42,7 +41,22 @@ export const DIMENSIONS = [
 ] as const
 export type Dimension = (typeof DIMENSIONS)[number]
 
-/** `YYYY-MM-DD` of an instant, in UTC. */
+const DAY_MS = 86_400_000
+let lastDayNumber = Number.NaN
+let lastDay = ''
+
+/** `YYYY-MM-DD` of an instant, in UTC (the last answer is remembered: clicks come in order). */
 export function dayOf(at: number): string {
-  return new Date(at).toISOString().slice(0, 10)
+  const n = Math.floor(at / DAY_MS)
+  if (n !== lastDayNumber) {
+    lastDayNumber = n
+    lastDay = new Date(n * DAY_MS).toISOString().slice(0, 10)
+  }
+  return lastDay
+}
+
+/** `00`–`23`: the UTC hour of an instant. */
+export function hourOf(at: number): string {
+  const hour = Math.floor(at / 3_600_000) % 24
+  return hour < 10 ? `0${hour}` : String(hour)
 }

@@ -40,6 +40,7 @@ export function openDatabase(config: DatabaseConfig): Db {
       handle.pragma('synchronous = NORMAL')
       handle.pragma('foreign_keys = ON')
       handle.pragma('busy_timeout = 5000')
+      handle.pragma('cache_size = -32768')
       // Unicode-aware lower(), as PostgreSQL has, so searches and sorts agree on both engines.
       handle.function('lower', { deterministic: true }, (value: unknown) =>
         typeof value === 'string' ? value.toLowerCase() : value,

@@ -5,6 +5,7 @@
  * the click to the recorder, so no analytics work happens before the answer.
  */
 import type { ClickEvent } from '../clicks/event.js'
+import type { DomainRow } from '../db/types.js'
 import { isReservedAlias } from '../links/rules.js'
 import type { PixelType } from '../pixels/types.js'
 import {
@@ -16,6 +17,7 @@ import {
   previewPage,
   tooManyAttemptsPage,
 } from '../pages/index.js'
+import { then, type Maybe } from '../shared/maybe.js'
 import { verifyPassword } from '../shared/secrets.js'
 import { isoMicro } from '../shared/time.js'
 import type { AttemptLimiter } from './attempt-limiter.js'
@@ -34,7 +36,7 @@ import {
 import type { RotationCounter } from './rotation-counter.js'
 import type { RedirectStore } from './store.js'
 import { decide } from './targeting/decide.js'
-import { visitorContext } from './visitor/context.js'
+import { visitorContext, type VisitorContext } from './visitor/context.js'
 
 export interface VisitInput {
   method: string
@@ -63,6 +65,8 @@ export interface EngineOptions {
 }
 
 const ALIAS = /^[A-Za-z0-9_-]{1,255}$/
+
+type Found = { link: RedirectLink } | { outcome: Outcome }
 const MAX_PASSWORD = 128
 
 export class RedirectEngine {
@@ -78,18 +82,22 @@ export class RedirectEngine {
     this.now = options.now ?? Date.now
   }
 
-  async visit(input: VisitInput): Promise<Visit> {
+  /** A visit, answered synchronously when the domain and link are cached. */
+  visit(input: VisitInput): Maybe<Visit> {
     const preview = input.alias.endsWith('+')
-    const found = await this.find(input, preview ? input.alias.slice(0, -1) : input.alias)
-    if (!('link' in found)) return { outcome: found.outcome, click: null }
-    const { link } = found
+    const alias = preview ? input.alias.slice(0, -1) : input.alias
+    return then(this.find(input, alias), (found) =>
+      'link' in found ? this.visitLink(found.link, input, preview) : none(found.outcome),
+    )
+  }
+
+  private visitLink(link: RedirectLink, input: VisitInput, preview: boolean): Maybe<Visit> {
     const now = this.now()
     if (link.disabled) return none(page(404, linkDisabledPage()))
     if (!preview && this.isExpired(link, now)) return none(this.expired(link))
     if (link.passwordHash !== null && !this.remembered('link', link, input.cookie, now)) {
-      return none(
-        page(200, passwordPage({ alias: link.alias, formAction: `/${input.alias}`, kind: 'link' })),
-      )
+      const form = passwordPage({ alias: link.alias, formAction: `/${input.alias}`, kind: 'link' })
+      return none(page(200, form))
     }
     if (preview) return none(page(200, this.preview(link)))
 
@@ -101,40 +109,44 @@ export class RedirectEngine {
       time: now,
     })
     if (input.method === 'HEAD' || visitor.bot) return none(this.redirectTo(link.url, input.query))
+    if (link.expirationClicks === null) return this.counted(link, input, visitor, false)
+    return then(this.store.takeLimitedClick(link.id), (taken) => {
+      if (taken) return this.counted(link, input, visitor, true)
+      link.exhausted = true
+      return none(this.expired(link))
+    })
+  }
 
-    let counted = false
-    if (link.expirationClicks !== null) {
-      if (!(await this.store.takeLimitedClick(link.id))) {
-        link.exhausted = true
-        return none(this.expired(link))
-      }
-      counted = true
-    }
+  /** Steps 7 to 9 for a click that counts: targeting, then pixels or the redirect. */
+  private counted(
+    link: RedirectLink,
+    input: VisitInput,
+    visitor: VisitorContext,
+    counted: boolean,
+  ): Maybe<Visit> {
+    const { targeting } = link
     const counter =
-      link.targeting.kind === 'rotation'
-        ? await this.rotation.next(link.id, link.targeting.cycle.length, link.lastRotation)
+      targeting.kind === 'rotation'
+        ? this.rotation.next(link.id, targeting.cycle.length, link.lastRotation)
         : 0
-    const destination = decide(link.targeting, visitor, counter)
-    const click: ClickEvent = {
-      linkId: link.id,
-      counted,
-      at: now,
-      ip: input.ip,
-      userAgent: input.userAgent ?? '',
-      visitor,
-    }
-    if (link.pixels.length > 0) {
+    return then(counter, (position) => {
+      const destination = decide(targeting, visitor, position)
+      const click: ClickEvent = {
+        linkId: link.id,
+        counted,
+        at: visitor.time,
+        ip: input.ip,
+        userAgent: input.userAgent ?? '',
+        acceptLanguage: input.acceptLanguage,
+        referer: input.referer,
+      }
+      if (link.pixels.length === 0)
+        return { outcome: this.redirectTo(destination, input.query), click }
       const pixels = link.pixels.map((p) => ({ type: p.type as PixelType, value: p.value }))
       const target = mergeQuery(destination, input.query)
-      return {
-        outcome: page(
-          200,
-          pixelPage({ destination: target, pixels, consent: this.options.pixelConsent }),
-        ),
-        click,
-      }
-    }
-    return { outcome: this.redirectTo(destination, input.query), click }
+      const consent = this.options.pixelConsent
+      return { outcome: page(200, pixelPage({ destination: target, pixels, consent })), click }
+    })
   }
 
   /** A password sent from the form: remembered and redirected back on success. */
@@ -151,25 +163,24 @@ export class RedirectEngine {
   }
 
   /** The link of a visit, or what to answer when there is none. */
-  async find(
-    input: VisitInput,
-    alias: string,
-  ): Promise<{ link: RedirectLink } | { outcome: Outcome }> {
-    const domain = await this.directory.domain(input.hostname)
-    if (domain === null) return { outcome: page(404, notFoundPage()) }
-    const link =
-      ALIAS.test(alias) && !isReservedAlias(alias) ? await this.directory.link(domain, alias) : null
-    if (link !== null) return { link }
-    const wait = await this.limits.unknownAliases.blockedFor(input.ip)
-    if (wait > 0)
-      return {
-        outcome: page(
-          429,
-          tooManyAttemptsPage({ retryAfterSeconds: wait, reason: 'lookups' }),
-          wait,
-        ),
-      }
-    await this.limits.unknownAliases.hit(input.ip)
+  find(input: VisitInput, alias: string): Maybe<Found> {
+    return then(this.directory.domain(input.hostname), (domain): Maybe<Found> => {
+      if (domain === null) return { outcome: page(404, notFoundPage()) }
+      const known = ALIAS.test(alias) && !isReservedAlias(alias)
+      return then(known ? this.directory.link(domain, alias) : null, (link): Maybe<Found> =>
+        link !== null ? { link } : this.unknown(domain, input.ip),
+      )
+    })
+  }
+
+  /** An unknown alias: counted against the visitor's lookup limit, then the domain's 404. */
+  private async unknown(domain: DomainRow, ip: string): Promise<{ outcome: Outcome }> {
+    const wait = await this.limits.unknownAliases.blockedFor(ip)
+    if (wait > 0) {
+      const rendered = tooManyAttemptsPage({ retryAfterSeconds: wait, reason: 'lookups' })
+      return { outcome: page(429, rendered, wait) }
+    }
+    await this.limits.unknownAliases.hit(ip)
     if (domain.not_found_page !== null) return { outcome: redirect(302, domain.not_found_page) }
     return { outcome: page(404, notFoundPage()) }
   }

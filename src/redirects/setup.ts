@@ -2,9 +2,12 @@
  * Builds the redirect side of the service over the same database and change feed as the API:
  * caches, the engine, rotation counters and the click recorder.
  */
+import { InlineChannel, WorkerChannel, type ClickChannel } from '../clicks/channel.js'
+import { ClickDescriber } from '../clicks/describe.js'
 import { ClickRecorder } from '../clicks/recorder.js'
-import { SqlClickStore } from '../clicks/store.js'
+import { clickStoreFor } from '../clicks/store.js'
 import { VisitorHasher } from '../clicks/visitor-hash.js'
+import { ClickWriter } from '../clicks/writer.js'
 import type { Config } from '../config.js'
 import type { Services } from '../services.js'
 import { sharedSecret } from '../shared/settings.js'
@@ -18,6 +21,8 @@ export interface RedirectOptions {
   /** How long a cached link or domain may be served without a change notification. */
   cacheTtlMs?: number
   onFlushError?: (error: unknown) => void
+  /** Write clicks in this thread instead of a worker thread (tests that run from source). */
+  inlineClicks?: boolean
   now?: () => number
 }
 
@@ -32,12 +37,16 @@ export async function createRedirects(
     maxLinks: 100_000,
   })
   const rotation = new LocalRotationCounter()
-  const recorder = new ClickRecorder(
-    new SqlClickStore(services.db),
-    new VisitorHasher(services.db),
-    rotation,
-    options.onFlushError,
-  )
+  const onError = options.onFlushError ?? (() => {})
+  let channel: ClickChannel
+  if (options.inlineClicks) {
+    const hasher = new VisitorHasher(services.db)
+    const writer = new ClickWriter(clickStoreFor(services.db), hasher, new ClickDescriber(hasher))
+    channel = new InlineChannel(writer, onError)
+  } else {
+    channel = new WorkerChannel(config.database, onError)
+  }
+  const recorder = new ClickRecorder(channel, rotation)
   const engine = new RedirectEngine(
     directory,
     store,

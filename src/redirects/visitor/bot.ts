@@ -14,7 +14,17 @@
 import { isbot } from 'isbot'
 import { userAgentHead } from './user-agent.js'
 
+const MEMO_SIZE = 5000
+const memo = new Map<string, boolean>()
+
+/** Remembers the answers for recent User-Agents: real traffic repeats a few thousand of them. */
 export function isBot(userAgent: string | null | undefined): boolean {
   if (!userAgent || userAgent.trim() === '') return true
-  return isbot(userAgentHead(userAgent))
+  const head = userAgentHead(userAgent)
+  const known = memo.get(head)
+  if (known !== undefined) return known
+  const bot = isbot(head)
+  if (memo.size >= MEMO_SIZE) memo.clear()
+  memo.set(head, bot)
+  return bot
 }

@@ -1,0 +1,92 @@
+/**
+ * Load generation for the benchmarks: wrk (Debian's package) when it is installed, else
+ * autocannon. Both report requests per second and latency percentiles.
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+export interface LoadResult {
+  rps: number
+  p50ms: number
+  p99ms: number
+  requests: number
+  errors: number
+}
+
+export interface LoadOptions {
+  port: number
+  paths: string[]
+  connections: number
+  seconds: number
+  headers: Record<string, string>
+  dir: string
+}
+
+export function hasWrk(): boolean {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' })
+    return true
+  } catch (error) {
+    // wrk --version exits 1 after printing its version.
+    return (error as { status?: number }).status === 1
+  }
+}
+
+function toMs(value: string): number {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(value.trim())
+  if (!m) return Number.NaN
+  const n = Number(m[1])
+  return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n
+}
+
+function wrk(options: LoadOptions): LoadResult {
+  const script = join(options.dir, 'paths.lua')
+  writeFileSync(
+    script,
+    `local paths = {${options.paths.map((p) => `"${p}"`).join(',')}}\n` +
+      'local i = 0\nrequest = function()\n  i = i + 1\n  return wrk.format("GET", paths[(i % #paths) + 1])\nend\n',
+  )
+  const args = [
+    '-t1',
+    `-c${options.connections}`,
+    `-d${options.seconds}s`,
+    '--latency',
+    '-s',
+    script,
+  ]
+  for (const [name, value] of Object.entries(options.headers)) args.push('-H', `${name}: ${value}`)
+  args.push(`http://127.0.0.1:${options.port}/`)
+  const out = spawnSync('wrk', args, { encoding: 'utf8' }).stdout
+  const line = (re: RegExp) => re.exec(out)?.[1] ?? 'NaN'
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? '0'
+  return {
+    rps: Number(line(/Requests\/sec:\s+([\d.]+)/)),
+    p50ms: toMs(line(/\s50%\s+(\S+)/)),
+    p99ms: toMs(line(/\s99%\s+(\S+)/)),
+    requests: Number(line(/(\d+) requests in/)),
+    errors: Number(errors),
+  }
+}
+
+async function autocannon(options: LoadOptions): Promise<LoadResult> {
+  const { default: run } = await import('autocannon')
+  const result = await run({
+    url: `http://127.0.0.1:${options.port}`,
+    connections: options.connections,
+    duration: options.seconds,
+    headers: options.headers,
+    requests: options.paths.map((path) => ({ method: 'GET', path })),
+  })
+  return {
+    rps: result.requests.average,
+    p50ms: result.latency.p50,
+    p99ms: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors,
+  }
+}
+
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  return hasWrk() ? wrk(options) : autocannon(options)
+}

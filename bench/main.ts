@@ -1,0 +1,104 @@
+/**
+ * `npm run bench`: measures, prints and explains. Scenarios run one after another on this
+ * machine; every figure comes from this run. Settings: BENCH_ROUNDS (3), BENCH_SECONDS (5),
+ * BENCH_CONNECTIONS (50), BENCH_ONLY (comma list of scenario names).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { hasWrk } from './load.js'
+import { redirectBench, type BenchSettings, type RedirectReport } from './redirect.js'
+import { seedDatabase } from './seed.js'
+
+const BROWSER =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
+
+const settings: BenchSettings = {
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  seconds: Number(process.env.BENCH_SECONDS ?? 5),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+  dir: mkdtempSync(join(tmpdir(), 'slink-bench-')),
+}
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim())
+const wanted = (name: string) => !only || only.includes(name)
+
+/** 1,000 hot aliases spread evenly over the stored links. */
+const hotPaths = (stored: number) =>
+  Array.from({ length: 1000 }, (_, i) => `/b${Math.floor((i * stored) / 1000)}`)
+
+function printRedirect(report: RedirectReport): void {
+  console.log(`\n${report.name}`)
+  console.log('  round   bare req/s   p50     p99   |  slink req/s   p50     p99   | ratio')
+  report.rounds.forEach((r, i) => {
+    const cell = (l: { rps: number; p50ms: number; p99ms: number }) =>
+      `${l.rps.toFixed(0).padStart(10)} ${l.p50ms.toFixed(2).padStart(6)} ${l.p99ms.toFixed(2).padStart(7)}`
+    console.log(
+      `  ${String(i + 1).padStart(5)} ${cell(r.bare)}   | ${cell(r.slink)}   | ${r.ratio.toFixed(3)}`,
+    )
+  })
+  console.log(
+    `  median ratio ${report.medianRatio.toFixed(3)}; slink median p99 ${report.slinkP99ms.toFixed(2)} ms`,
+  )
+  const c = report.counted
+  console.log(
+    `  answered by slink: ${c.requests} requests (wrk's count); stored: ${c.clicks} clicks, ${c.rows} click rows`,
+  )
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `slink benchmark: ${cpus().length} cores, Node ${process.version}, load by ${hasWrk() ? 'wrk' : 'autocannon'}, ` +
+      `${settings.connections} connections, ${settings.rounds} rounds of ${settings.seconds} s per server`,
+  )
+  const reports: RedirectReport[] = []
+  for (const stored of [1_000, 1_000_000]) {
+    const name = `redirect-${stored === 1000 ? '1k' : '1m'}`
+    if (!wanted(name)) continue
+    const dbPath = join(settings.dir, `${name}.db`)
+    const started = Date.now()
+    await seedDatabase(dbPath, stored)
+    console.log(`\nseeded ${stored} links in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    reports.push(
+      await redirectBench(
+        {
+          name: `${name}: ${stored} links stored, 1,000 hot, browser visits (every one counted)`,
+          dbPath,
+          paths: hotPaths(stored),
+          userAgent: BROWSER,
+        },
+        settings,
+      ),
+    )
+    printRedirect(reports.at(-1)!)
+  }
+  if (wanted('redirect-bots')) {
+    const dbPath = join(settings.dir, 'bots.db')
+    await seedDatabase(dbPath, 1000)
+    reports.push(
+      await redirectBench(
+        {
+          name: 'redirect-bots: 1,000 links, crawler visits (not counted: the redirect alone)',
+          dbPath,
+          paths: hotPaths(1000),
+          userAgent: BOT,
+        },
+        settings,
+      ),
+    )
+    printRedirect(reports.at(-1)!)
+  }
+  console.log(`
+How to read this: the bare server does nothing but write a 302, so the ratio is the share of
+that ceiling slink keeps while it finds the domain and link in its cache, applies the rules,
+answers, and hands each click to the writer thread (which describes, aggregates and stores it).
+Load generator and server share this machine's cores: on two cores the click writer competes
+with the load generator, which the bare server does not have to.`)
+  rmSync(settings.dir, { recursive: true, force: true })
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  rmSync(settings.dir, { recursive: true, force: true })
+  process.exit(1)
+})

@@ -1,0 +1,78 @@
+/**
+ * Redirect throughput against a bare node:http server answering 302, in the same run: both are
+ * warmed up, then loaded in alternation, round after round, with the same load generator,
+ * connections and paths. Each round gives a ratio (slink / bare); the median is reported.
+ */
+import { load, type LoadResult } from './load.js'
+import { startBare, startSlink } from './servers.js'
+import { storedClicks } from './seed.js'
+
+export interface RedirectScenario {
+  name: string
+  dbPath: string
+  /** Paths requested in turn (the hot set). */
+  paths: string[]
+  userAgent: string
+  serveArgs?: string[]
+}
+
+export interface RedirectReport {
+  name: string
+  rounds: { bare: LoadResult; slink: LoadResult; ratio: number }[]
+  medianRatio: number
+  slinkP99ms: number
+  counted: { requests: number; clicks: number; rows: number }
+}
+
+export interface BenchSettings {
+  rounds: number
+  seconds: number
+  connections: number
+  dir: string
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+export async function redirectBench(
+  scenario: RedirectScenario,
+  settings: BenchSettings,
+): Promise<RedirectReport> {
+  const bare = await startBare(settings.dir)
+  const slink = await startSlink(scenario.dbPath, scenario.serveArgs)
+  const common = {
+    paths: scenario.paths,
+    connections: settings.connections,
+    headers: { 'User-Agent': scenario.userAgent },
+    dir: settings.dir,
+  }
+  let slinkRequests = 0
+  try {
+    // Warm-up: JIT, caches (every hot link loaded once), connection set-up.
+    await load({ ...common, port: bare.port, seconds: 2 })
+    slinkRequests += (await load({ ...common, port: slink.port, seconds: 2 })).requests
+    const rounds: RedirectReport['rounds'] = []
+    for (let i = 0; i < settings.rounds; i++) {
+      const b = await load({ ...common, port: bare.port, seconds: settings.seconds })
+      const s = await load({ ...common, port: slink.port, seconds: settings.seconds })
+      slinkRequests += s.requests
+      rounds.push({ bare: b, slink: s, ratio: s.rps / b.rps })
+    }
+    await bare.stop()
+    const code = await slink.stop()
+    if (code !== 0) throw new Error(`slink exited with ${code}`)
+    return {
+      name: scenario.name,
+      rounds,
+      medianRatio: median(rounds.map((r) => r.ratio)),
+      slinkP99ms: median(rounds.map((r) => r.slink.p99ms)),
+      counted: { requests: slinkRequests, ...storedClicks(scenario.dbPath) },
+    }
+  } finally {
+    bare.child.kill('SIGKILL')
+    slink.child.kill('SIGKILL')
+  }
+}

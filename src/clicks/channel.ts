@@ -1,0 +1,84 @@
+/**
+ * Where recorded clicks go to be written. `WorkerChannel` hands them to a worker thread, so
+ * describing and writing clicks never takes time from answering redirects; `InlineChannel`
+ * writes in the same thread (for tools and tests that run without a build). Both gather what
+ * they receive and write it at most GATHER_MS later, in one transaction.
+ */
+import { Worker } from 'node:worker_threads'
+import type { DatabaseConfig } from '../config.js'
+import type { ClickColumns } from './columns.js'
+import { ClickGatherer } from './gatherer.js'
+import type { ClickWriter } from './writer.js'
+
+export interface ClickChannel {
+  send(columns: ClickColumns): void
+  /** Resolves when everything sent so far is written (or has failed once and is kept). */
+  settled(): Promise<void>
+  /** Writes what is left and releases the channel. */
+  close(): Promise<void>
+}
+
+export class InlineChannel implements ClickChannel {
+  private readonly gatherer: ClickGatherer
+
+  constructor(writer: ClickWriter, onError: (error: unknown) => void) {
+    this.gatherer = new ClickGatherer(writer, onError)
+  }
+
+  send(columns: ClickColumns): void {
+    this.gatherer.add(columns)
+  }
+
+  settled(): Promise<void> {
+    return this.gatherer.writeNow()
+  }
+
+  close(): Promise<void> {
+    return this.gatherer.close()
+  }
+}
+
+type FromWorker =
+  { type: 'settled'; id: number } | { type: 'error'; message: string } | { type: 'closed' }
+
+export class WorkerChannel implements ClickChannel {
+  private readonly worker: Worker
+  private asked = 0
+  private readonly waiters = new Map<number, () => void>()
+  private closing: Promise<void> | null = null
+
+  constructor(database: DatabaseConfig, onError: (error: unknown) => void) {
+    this.worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { database } })
+    this.worker.on('message', (message: FromWorker) => {
+      if (message.type === 'settled') {
+        this.waiters.get(message.id)?.()
+        this.waiters.delete(message.id)
+      } else if (message.type === 'error') {
+        onError(new Error(message.message))
+      }
+    })
+    this.worker.on('error', onError)
+  }
+
+  send(columns: ClickColumns): void {
+    this.worker.postMessage({ type: 'clicks', columns })
+  }
+
+  settled(): Promise<void> {
+    const id = ++this.asked
+    return new Promise((resolve) => {
+      this.waiters.set(id, resolve)
+      this.worker.postMessage({ type: 'settle', id })
+    })
+  }
+
+  close(): Promise<void> {
+    return (this.closing ??= new Promise<void>((resolve) => {
+      this.worker.once('exit', () => resolve())
+      this.worker.on('message', (message: FromWorker) => {
+        if (message.type === 'closed') void this.worker.terminate()
+      })
+      this.worker.postMessage({ type: 'close' })
+    }))
+  }
+}

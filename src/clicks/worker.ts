@@ -1,0 +1,57 @@
+/**
+ * The click-writing thread: gathers the clicks the request thread hands over and writes them
+ * with its own database connection. On `close` it writes what is left, closes the database and
+ * says so.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import type { DatabaseConfig } from '../config.js'
+import { openDatabase } from '../db/connect.js'
+import type { ClickColumns } from './columns.js'
+import { ClickDescriber } from './describe.js'
+import { ClickGatherer } from './gatherer.js'
+import { forgetClicksOfDeletedLinks, ORPHAN_SWEEP_MS } from './orphans.js'
+import { clickStoreFor } from './store.js'
+import { VisitorHasher } from './visitor-hash.js'
+import { ClickWriter } from './writer.js'
+
+type ToWorker =
+  { type: 'clicks'; columns: ClickColumns } | { type: 'settle'; id: number } | { type: 'close' }
+
+const port = parentPort!
+const db = openDatabase((workerData as { database: DatabaseConfig }).database)
+const hasher = new VisitorHasher(db)
+const writer = new ClickWriter(clickStoreFor(db), hasher, new ClickDescriber(hasher))
+const gatherer = new ClickGatherer(writer, (error) => {
+  const message = error instanceof Error ? error.message : String(error)
+  port.postMessage({
+    type: 'error',
+    message: `writing clicks failed (${writer.waiting} kept for a retry): ${message}`,
+  })
+})
+
+// Clicks of deleted links leave the log in the background (soon after start, then hourly).
+const sweep = () =>
+  forgetClicksOfDeletedLinks(db).catch((error: Error) =>
+    port.postMessage({
+      type: 'error',
+      message: `removing clicks of deleted links failed: ${error.message}`,
+    }),
+  )
+const firstSweep = setTimeout(sweep, 30_000)
+const sweeps = setInterval(sweep, ORPHAN_SWEEP_MS)
+firstSweep.unref()
+sweeps.unref()
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'clicks') gatherer.add(message.columns)
+  else if (message.type === 'settle') {
+    void gatherer.writeNow().then(() => port.postMessage({ type: 'settled', id: message.id }))
+  } else {
+    clearTimeout(firstSweep)
+    clearInterval(sweeps)
+    void gatherer
+      .close()
+      .then(() => db.close())
+      .then(() => port.postMessage({ type: 'closed' }))
+  }
+})

@@ -1,0 +1,99 @@
+/**
+ * The hot path: GET and HEAD of `/<alias>` are answered straight from the HTTP server's request
+ * event, without the web framework's routing, hooks and reply objects. The engine makes every
+ * decision, as it does for the framework route; this file only reads the request and writes the
+ * outcome. Everything else (the API, forms, other paths) goes on to the framework.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ClickRecorder } from '../clicks/recorder.js'
+import { isReservedAlias } from '../links/rules.js'
+import { errorPage } from '../pages/index.js'
+import type { RedirectEngine, Visit, VisitInput } from './engine.js'
+import { hostnameOf, type AddressOf } from './client.js'
+
+/** One path segment of alias characters, optionally ending in `+` (the preview). */
+const ALIAS_PATH = /^\/[A-Za-z0-9_-]{1,255}\+?$/
+
+export type Listener = (request: IncomingMessage, response: ServerResponse) => void
+
+export function writeVisit(response: ServerResponse, visit: Visit, head: boolean): void {
+  const { outcome } = visit
+  const headers: Record<string, string> =
+    outcome.kind === 'redirect'
+      ? { location: outcome.location, 'cache-control': 'no-store' }
+      : { ...outcome.page.headers }
+  if (outcome.setCookie) headers['set-cookie'] = outcome.setCookie
+  if (outcome.kind === 'page' && outcome.retryAfter !== undefined) {
+    headers['retry-after'] = String(outcome.retryAfter)
+  }
+  if (outcome.kind === 'redirect') {
+    response.writeHead(outcome.status, headers)
+    response.end()
+    return
+  }
+  headers['content-length'] = String(Buffer.byteLength(outcome.page.html))
+  response.writeHead(outcome.status, headers)
+  response.end(head ? undefined : outcome.page.html)
+}
+
+function fail(response: ServerResponse, error: unknown, log: (error: unknown) => void): void {
+  log(error)
+  if (response.headersSent) {
+    response.destroy()
+    return
+  }
+  const page = errorPage(500)
+  response.writeHead(500, page.headers)
+  response.end(page.html)
+}
+
+export function fastPath(
+  engine: RedirectEngine,
+  recorder: ClickRecorder,
+  addressOf: AddressOf,
+  next: Listener,
+  trustForwardedHost: boolean,
+  log: (error: unknown) => void,
+): Listener {
+  const finish = (response: ServerResponse, visit: Visit, head: boolean) => {
+    writeVisit(response, visit, head)
+    if (visit.click !== null) recorder.record(visit.click)
+  }
+  return (request, response) => {
+    const method = request.method ?? ''
+    const url = request.url ?? ''
+    const at = url.indexOf('?')
+    const path = at === -1 ? url : url.slice(0, at)
+    // The service's own top-level paths (`/health`, …) are reserved words: never an alias.
+    const alias =
+      (method === 'GET' || method === 'HEAD') && ALIAS_PATH.test(path) ? path.slice(1) : ''
+    if (alias === '' || isReservedAlias(alias)) return next(request, response)
+    const headers = request.headers
+    const forwarded = trustForwardedHost ? headers['x-forwarded-host'] : undefined
+    const input: VisitInput = {
+      method,
+      hostname: hostnameOf(typeof forwarded === 'string' ? forwarded : headers.host),
+      alias,
+      query: at === -1 ? '' : url.slice(at + 1),
+      ip: addressOf(request),
+      userAgent: headers['user-agent'],
+      acceptLanguage: headers['accept-language'],
+      referer: headers.referer,
+      cookie: headers.cookie,
+    }
+    const head = method === 'HEAD'
+    try {
+      const visit = engine.visit(input)
+      if (visit instanceof Promise) {
+        visit.then(
+          (done) => finish(response, done, head),
+          (error: unknown) => fail(response, error, log),
+        )
+      } else {
+        finish(response, visit, head)
+      }
+    } catch (error) {
+      fail(response, error, log)
+    }
+  }
+}
