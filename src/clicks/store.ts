@@ -70,11 +70,9 @@ export class SqlClickStore implements ClickStore {
           .insertInto('click_stats')
           .values(part)
           .onConflict((oc) =>
-            oc
-              .columns(['link_id', 'dimension', 'day', 'value'])
-              .doUpdateSet((eb) => ({
-                clicks: eb('click_stats.clicks', '+', eb.ref('excluded.clicks')),
-              })),
+            oc.columns(['link_id', 'dimension', 'day', 'value']).doUpdateSet((eb) => ({
+              clicks: eb('click_stats.clicks', '+', eb.ref('excluded.clicks')),
+            })),
           )
           .execute()
       }
