@@ -3,7 +3,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/db/connect.js'
+import { aggregate } from '../../src/clicks/aggregate.js'
+import { forgetClicksOfDeletedLinks } from '../../src/clicks/orphans.js'
+import { clickStoreFor } from '../../src/clicks/store.js'
 import { SqlDomainStore } from '../../src/domains/store.js'
+import { SqlRedirectStore } from '../../src/redirects/store.js'
 import { SqlLinkStore } from '../../src/links/store.js'
 import { SqlPixelStore } from '../../src/pixels/store.js'
 import { SqlSpaceStore } from '../../src/spaces/store.js'
@@ -260,6 +264,108 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       const b = await links.create(link('b', { title: 'Mine', title_locked: 1 }), [])
       await links.setFetchedTitle(b.id, b.url, 'Fetched')
       expect((await links.find(alice, b.id))?.title).toBe('Mine')
+    })
+
+    it('writes a batch of clicks: rows, per-day aggregates, unique visitors, link counts, rotation', async () => {
+      const a = await links.create(link('a'), [])
+      const b = await links.create(link('b', { expiration_clicks: 10, clicks: 1 }), [])
+      const gone = await links.create(link('gone'), [])
+      await links.delete(gone.id)
+      const at = Date.UTC(2026, 4, 1, 13, 30)
+      const row = (link_id: number, visitor: string, country: string | null) => ({
+        link_id,
+        at,
+        country,
+        platform: 'Windows',
+        browser: 'Chrome',
+        device: 'desktop',
+        language: 'de',
+        referrer: null,
+        visitor,
+      })
+      const rows = [
+        row(a.id, 'v1', 'DE'),
+        row(a.id, 'v1', 'DE'),
+        row(a.id, 'v2', null),
+        row(b.id, 'v3', 'FR'),
+        row(gone.id, 'v4', 'US'),
+      ]
+      const counted = [false, false, false, true, false]
+      const store = clickStoreFor(db)
+      await store.write({
+        rows,
+        aggregate: aggregate(rows, counted),
+        rotations: new Map([[a.id, 2]]),
+      })
+      // The same visitor again on the same day is not a new unique visitor.
+      await store.write({
+        rows: [row(a.id, 'v2', 'DE')],
+        aggregate: aggregate([row(a.id, 'v2', 'DE')], [false]),
+        rotations: new Map(),
+      })
+
+      expect((await links.find(alice, a.id))?.clicks).toBe(4)
+      expect((await links.find(alice, a.id))?.last_rotation).toBe(2)
+      expect((await links.find(alice, b.id))?.clicks).toBe(1)
+      const stats = await db.kysely
+        .selectFrom('click_stats')
+        .select(['link_id', 'dimension', 'day', 'value', 'clicks'])
+        .where('link_id', '=', a.id)
+        .orderBy('dimension')
+        .orderBy('value')
+        .execute()
+      expect(stats).toEqual([
+        { link_id: a.id, dimension: 'browser', day: '2026-05-01', value: 'Chrome', clicks: 4 },
+        { link_id: a.id, dimension: 'country', day: '2026-05-01', value: '', clicks: 1 },
+        { link_id: a.id, dimension: 'country', day: '2026-05-01', value: 'DE', clicks: 3 },
+        { link_id: a.id, dimension: 'device', day: '2026-05-01', value: 'desktop', clicks: 4 },
+        { link_id: a.id, dimension: 'hour', day: '2026-05-01', value: '13', clicks: 4 },
+        { link_id: a.id, dimension: 'language', day: '2026-05-01', value: 'de', clicks: 4 },
+        { link_id: a.id, dimension: 'platform', day: '2026-05-01', value: 'Windows', clicks: 4 },
+        { link_id: a.id, dimension: 'referrer', day: '2026-05-01', value: '', clicks: 4 },
+        { link_id: a.id, dimension: 'total', day: '2026-05-01', value: '', clicks: 4 },
+        { link_id: a.id, dimension: 'visitors', day: '2026-05-01', value: '', clicks: 2 },
+      ])
+      const logged = await db.kysely.selectFrom('clicks').select('link_id').execute()
+      expect(logged.map((r) => r.link_id).sort()).toEqual([a.id, a.id, a.id, a.id, b.id].sort())
+    })
+
+    it('removes click-log rows of deleted links, and only those', async () => {
+      const a = await links.create(link('a'), [])
+      const b = await links.create(link('b'), [])
+      const row = (link_id: number) => ({
+        link_id,
+        at: T,
+        country: null,
+        platform: null,
+        browser: null,
+        device: null,
+        language: null,
+        referrer: null,
+        visitor: 'v',
+      })
+      await db.kysely
+        .insertInto('clicks')
+        .values([row(a.id), row(b.id), row(b.id)])
+        .execute()
+      await links.delete(b.id)
+      expect(await forgetClicksOfDeletedLinks(db)).toBe(2)
+      expect(
+        (await db.kysely.selectFrom('clicks').select('link_id').execute()).map((r) => r.link_id),
+      ).toEqual([a.id])
+    })
+
+    it('lets exactly N clicks through the atomic click-limit step', async () => {
+      const limited = await links.create(link('limited', { expiration_clicks: 3 }), [])
+      const unlimited = await links.create(link('unlimited'), [])
+      const redirects = new SqlRedirectStore(db)
+      const taken = await Promise.all(
+        Array.from({ length: 10 }, () => redirects.takeLimitedClick(limited.id)),
+      )
+      expect(taken.filter(Boolean).length).toBe(3)
+      expect((await links.find(alice, limited.id))?.clicks).toBe(3)
+      expect(await redirects.takeLimitedClick(unlimited.id)).toBe(false)
+      expect((await redirects.findLink(domainId, 'limited'))?.link.id).toBe(limited.id)
     })
 
     it('keeps timestamps as exact epoch milliseconds', async () => {

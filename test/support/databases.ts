@@ -3,11 +3,13 @@
  * (a fresh schema per suite). Without PostgreSQL the suite skips with a reason, except under
  * CI=true, where a missing service fails.
  */
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate } from '../../src/db/migrate.js'
+import pg from 'pg'
 
 export interface TestDatabase {
   db: Db
@@ -23,6 +25,76 @@ export async function freshSqlite(): Promise<TestDatabase> {
     drop: async () => {
       await db.close()
       rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Where the PostgreSQL tests create their databases (each test suite makes and drops its own). */
+export const POSTGRES_ADMIN_URL =
+  process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+export interface ServiceCheck {
+  ok: boolean
+  reason: string
+}
+
+/**
+ * Whether PostgreSQL answers. Without it the PostgreSQL suites skip with this one-line reason,
+ * except under CI=true, where a missing service fails the run.
+ */
+export async function postgresCheck(): Promise<ServiceCheck> {
+  const client = new pg.Client({
+    connectionString: POSTGRES_ADMIN_URL,
+    connectionTimeoutMillis: 2000,
+  })
+  try {
+    await client.connect()
+    await client.query('SELECT 1')
+    return { ok: true, reason: '' }
+  } catch (error) {
+    const reason = `PostgreSQL not reachable at ${POSTGRES_ADMIN_URL}: ${(error as Error).message}`
+    if (process.env.CI === 'true') throw new Error(`${reason} (required under CI=true)`)
+    console.warn(`skipping PostgreSQL tests: ${reason}`)
+    return { ok: false, reason }
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL })
+  await client.connect()
+  try {
+    return await run(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/** A new, empty PostgreSQL database (no schema); `drop` removes it. */
+export async function emptyPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `slink_test_${randomBytes(6).toString('hex')}`
+  await admin((client) => client.query(`CREATE DATABASE ${name}`))
+  const url = new URL(POSTGRES_ADMIN_URL)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    drop: () =>
+      admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+        () => {},
+      ),
+  }
+}
+
+export async function freshPostgres(): Promise<TestDatabase> {
+  const empty = await emptyPostgres()
+  const db = openDatabase({ kind: 'postgres', url: empty.url })
+  await migrate(db)
+  return {
+    db,
+    drop: async () => {
+      await db.close()
+      await empty.drop()
     },
   }
 }
