@@ -1,11 +1,58 @@
+import { connect } from 'node:net'
 import { defineConfig } from 'vitest/config'
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    pool: 'forks',
-    maxWorkers: 2,
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
-  },
+/**
+ * Two projects: every test on SQLite, and the HTTP suite again on PostgreSQL. Without a
+ * reachable PostgreSQL the second project is left out with a one-line reason, except under
+ * CI=true, where the run fails.
+ */
+const postgresUrl = new URL(
+  process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+)
+
+function reachable(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, timeout: 1000 })
+    socket.on('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.on('error', () => resolve(false))
+    socket.on('timeout', () => {
+      socket.destroy()
+      resolve(false)
+    })
+  })
+}
+
+export default defineConfig(async () => {
+  const postgres = await reachable(postgresUrl.hostname, Number(postgresUrl.port || 5432))
+  if (!postgres) {
+    const reason = `PostgreSQL not reachable at ${postgresUrl.host}`
+    if (process.env.CI === 'true') throw new Error(`${reason} (required under CI=true)`)
+    console.warn(`skipping the HTTP suite on PostgreSQL: ${reason}`)
+  }
+  return {
+    test: {
+      pool: 'forks',
+      maxWorkers: 2,
+      testTimeout: 20_000,
+      hookTimeout: 30_000,
+      projects: [
+        { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+        ...(postgres
+          ? [
+              {
+                extends: true,
+                test: {
+                  name: 'postgres',
+                  include: ['test/http/**/*.test.ts'],
+                  env: { TEST_DATABASE: 'postgres' },
+                },
+              },
+            ]
+          : []),
+      ],
+    },
+  }
 })

@@ -45,7 +45,8 @@ export async function startSlink(
   extraArgs: string[] = [],
   env: Record<string, string> = {},
 ): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...extraArgs], {
+  const args = extraArgs.includes('--workers') ? extraArgs : ['--workers', '1', ...extraArgs]
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
     env: {
       ...process.env,
       DATABASE_URL: `sqlite:${dbPath}`,

@@ -20,6 +20,8 @@ export interface Config {
   redirectStatus: 301 | 302 | 307 | 308
   apiRateLimit: number
   titleFetch: boolean
+  /** How long a cached link or domain may be served without hearing of a change (ms). */
+  cacheTtlMs: number
   pixelConsent: boolean
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 }
@@ -54,6 +56,11 @@ export const CONFIG_VARIABLES = [
   ['API_RATE_LIMIT', '60', 'API requests a minute per key (0 turns the limit off).'],
   ['TITLE_FETCH', 'true', "Fetch a new link's title from its destination page in the background."],
   ['PIXEL_CONSENT', 'false', 'Ask visitors for consent before loading tracking pixels.'],
+  [
+    'CACHE_TTL',
+    '60 (5 on PostgreSQL without Redis)',
+    'Seconds a cached link may be served without hearing of a change.',
+  ],
   ['LOG_LEVEL', 'info', 'fatal, error, warn, info, debug, trace or silent.'],
 ] as const
 
@@ -136,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (initialApiKey !== null && !/^[\x21-\x7e]{16,128}$/.test(initialApiKey)) {
     throw new ConfigError('INITIAL_API_KEY must be 16 to 128 printable characters without spaces')
   }
+  const database = parseDatabaseUrl(env.DATABASE_URL?.trim() || 'sqlite:./data/slink.db')
   const redisUrl = env.REDIS_URL?.trim() || null
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redisUrl}"`)
@@ -148,13 +156,22 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: env.HOST?.trim() || '0.0.0.0',
     publicUrl: publicUrl(env, port),
-    database: parseDatabaseUrl(env.DATABASE_URL?.trim() || 'sqlite:./data/slink.db'),
+    database,
     redisUrl,
     initialApiKey,
     trustProxy: trustProxy(env),
     redirectStatus: redirectStatus as Config['redirectStatus'],
     apiRateLimit: integer(env, 'API_RATE_LIMIT', 60, 0, 1_000_000),
     titleFetch: boolean(env, 'TITLE_FETCH', true),
+    // Without Redis, processes on other machines cannot announce changes: keep entries short.
+    cacheTtlMs:
+      integer(
+        env,
+        'CACHE_TTL',
+        database.kind === 'postgres' && redisUrl === null ? 5 : 60,
+        1,
+        86_400,
+      ) * 1000,
     pixelConsent: boolean(env, 'PIXEL_CONSENT', false),
     logLevel: oneOf(
       env,

@@ -8,6 +8,8 @@ import { buildApp } from './app.js'
 import type { Config } from './config.js'
 import { openDatabase } from './db/connect.js'
 import { migrate } from './db/migrate.js'
+import { connectRedis } from './cluster/redis.js'
+import { relayOverRedis, relayThroughPrimary } from './cluster/relays.js'
 import { createRedirects, type Redirects } from './redirects/setup.js'
 import { createServices, serviceOptionsFrom, type Services } from './services.js'
 
@@ -15,42 +17,69 @@ export interface RunningService {
   app: FastifyInstance
   services: Services
   redirects: Redirects
-  /** The address actually bound (useful with PORT=0). */
-  url: string
+  /** The port actually bound (useful with PORT=0). */
+  port: number
   stop(): Promise<void>
+}
+
+export interface ServiceOptions {
+  /** A cluster worker: the primary has migrated and set up; changes go through the primary. */
+  worker?: boolean
+}
+
+/** Migrations, the first user and the default domain: done once, before serving. */
+export async function prepareDatabase(config: Config, say: (line: string) => void): Promise<void> {
+  const db = openDatabase(config.database)
+  try {
+    await migrate(db)
+    const services = createServices(db, { titleFetch: false })
+    const first = await services.users.ensureFirstUser(config.initialApiKey)
+    await services.domains.ensureDefault(config.publicUrl)
+    if (first?.apiKey) {
+      say(`Created the first user (${first.email}). Its API key, shown only this once:`)
+      say(first.apiKey)
+    }
+  } finally {
+    await db.close()
+  }
 }
 
 export async function startService(
   config: Config,
   say: (line: string) => void = console.log,
+  options: ServiceOptions = {},
 ): Promise<RunningService> {
+  if (!options.worker) await prepareDatabase(config, say)
   const db = openDatabase(config.database)
-  try {
-    await migrate(db)
-  } catch (error) {
-    await db.close()
-    throw error
-  }
   const services = createServices(db, serviceOptionsFrom(config))
-  const first = await services.users.ensureFirstUser(config.initialApiKey)
   const defaultDomain = await services.domains.ensureDefault(config.publicUrl)
+  const log = (message: string) => (error: unknown) => app.log.error({ err: error }, message)
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, log('Redis is unreachable')) : null
+  const subscriber = config.redisUrl ? connectRedis(config.redisUrl, () => {}, true) : null
+  const stopRelay =
+    redis && subscriber
+      ? relayOverRedis(services.changes, redis, subscriber)
+      : options.worker
+        ? relayThroughPrimary(services.changes)
+        : async () => {}
   const redirects = await createRedirects(services, config, {
-    onFlushError: (error) => app.log.error({ err: error }, 'writing clicks failed; will retry'),
+    redis,
+    shared: options.worker === true || config.database.kind === 'postgres',
+    onFlushError: log('writing clicks failed; will retry'),
   })
   const app = await buildApp({
     config,
     services,
     redirects,
     defaultDomainId: () => defaultDomain.id,
+    ...(redis ? { rateLimitRedis: redis } : {}),
   })
   await app.listen({ port: config.port, host: config.host })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
-  if (first?.apiKey) {
-    say(`Created the first user (${first.email}). Its API key, shown only this once:`)
-    say(first.apiKey)
+  if (!options.worker) {
+    say(`slink is listening on port ${port}; short links at ${config.publicUrl.origin}`)
   }
-  say(`slink is listening on port ${port}; short links at ${config.publicUrl.origin}`)
 
   let stopping: Promise<void> | null = null
   const stop = () =>
@@ -63,10 +92,12 @@ export async function startService(
         clearInterval(sweep)
       }
       await redirects.recorder.close()
+      await stopRelay()
+      await Promise.all([redis?.quit().catch(() => {}), subscriber?.quit().catch(() => {})])
       await services.titles?.idle()
       await db.close()
     })())
-  return { app, services, redirects, url: `http://127.0.0.1:${port}`, stop }
+  return { app, services, redirects, port, stop }
 }
 
 /**

@@ -2,6 +2,8 @@
  * The `slink` command: serve the service, run migrations, and manage what the API does not
  * (users, API keys, global domains). Errors are one line on stderr and a non-zero exit.
  */
+import cluster from 'node:cluster'
+import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../config.js'
 import { DatabaseUnavailableError, openDatabase } from '../db/connect.js'
@@ -14,7 +16,8 @@ export class UsageError extends Error {}
 
 const USAGE = `usage: slink <command>
 
-  serve                                    run the service (also: npm start)
+  serve [--workers N]                      run the service with N processes (default: one per
+                                           core; also: npm start)
   migrate                                  create or update the database schema
   user create --email E [--name N] [--timezone TZ] [--api-key K]
                                            create a user and print its API key
@@ -50,6 +53,13 @@ function parse(args: string[], options: Options, positionals: number) {
     )
   }
   return { values, positionals: found }
+}
+
+function workerCount(raw: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 64) {
+    throw new UsageError(`--workers must be an integer from 1 to 64, got "${raw}"`)
+  }
+  return Number(raw)
 }
 
 function required(values: Record<string, string | undefined>, name: string): string {
@@ -89,12 +99,25 @@ export async function run(
 
   switch (key) {
     case 'serve': {
-      parse(args, {}, 0)
+      const { values } = parse(args, { workers: { type: 'string' } }, 0)
+      const workers =
+        values.workers === undefined ? availableParallelism() : workerCount(values.workers)
+      const config = loadConfig()
       // Only serving needs the HTTP stack; the other commands start faster without it.
       const { startService, stopOnSignals } = await import('../server.js')
-      const starting = startService(loadConfig(), out)
-      stopOnSignals(starting)
-      await starting
+      if (cluster.isWorker) {
+        const { reportListening } = await import('../cluster/workers.js')
+        const starting = startService(config, out, { worker: true })
+        stopOnSignals(starting)
+        reportListening((await starting).port)
+      } else if (workers === 1) {
+        const starting = startService(config, out)
+        stopOnSignals(starting)
+        await starting
+      } else {
+        const { serveWithWorkers } = await import('../cluster/workers.js')
+        await serveWithWorkers(config, workers, out)
+      }
       return
     }
     case 'migrate': {

@@ -58,7 +58,13 @@ export function openDatabase(config: DatabaseConfig): Db {
       close: () => kysely.destroy(),
     }
   }
-  const pool = new pg.Pool({ connectionString: config.url, max: 10, types: pgTypes })
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: 10,
+    types: pgTypes,
+    // A database that is away fails a request within seconds instead of holding it.
+    connectionTimeoutMillis: 5000,
+  })
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })

@@ -7,3 +7,35 @@ export function isUniqueViolation(error: unknown): boolean {
     code === '23505'
   )
 }
+
+const UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+  'EHOSTUNREACH',
+  '57P01', // admin shutdown
+  '57P02', // crash shutdown
+  '57P03', // cannot connect now
+  '53300', // too many connections
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+])
+
+/**
+ * The database cannot be reached or is busy: the answer is 503, not 500. node-postgres gives
+ * two such failures no code (a connection lost mid-query, a pool that cannot connect in time);
+ * those are recognised by their fixed text.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code === 'string' && UNAVAILABLE.has(code)) return true
+  const message = error instanceof Error ? error.message : ''
+  return /^Connection terminated|^timeout exceeded when trying to connect/.test(message)
+}

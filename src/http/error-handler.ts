@@ -4,6 +4,7 @@
  */
 import type { ServerResponse } from 'node:http'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { isDatabaseUnavailable } from '../db/errors.js'
 import { errorPage, notFoundPage } from '../pages/index.js'
 import {
   AppError,
@@ -54,6 +55,9 @@ export function toResponse(error: unknown): { status: number; body: Record<strin
   if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_PROTO_POISONING') {
     return { status: 400, body: { message: 'Malformed request body.', status: 400 } }
   }
+  if (isDatabaseUnavailable(error)) {
+    return { status: 503, body: { message: 'Service Unavailable.', status: 503 } }
+  }
   const status = fastifyError.statusCode
   if (status && status >= 400 && status < 500) {
     return { status, body: { message: GENERIC[status] ?? 'Bad Request.', status } }
@@ -72,6 +76,7 @@ export function sendError(
   reply: FastifyReply,
 ): FastifyReply {
   const { status, body } = toResponse(error)
+  if (status === 503) reply.header('Retry-After', '5')
   if (status >= 500) request.log.error({ err: error }, 'request failed')
   if (error instanceof UnauthenticatedError) reply.header('WWW-Authenticate', 'Bearer')
   if (error instanceof TooManyAttemptsError) {

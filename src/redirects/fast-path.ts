@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ClickRecorder } from '../clicks/recorder.js'
+import { isDatabaseUnavailable } from '../db/errors.js'
 import { isReservedAlias } from '../links/rules.js'
 import { errorPage } from '../pages/index.js'
 import type { RedirectEngine, Visit, VisitInput } from './engine.js'
@@ -42,8 +43,12 @@ function fail(response: ServerResponse, error: unknown, log: (error: unknown) =>
     response.destroy()
     return
   }
-  const page = errorPage(500)
-  response.writeHead(500, page.headers)
+  const status = isDatabaseUnavailable(error) ? 503 : 500
+  const page = errorPage(status)
+  response.writeHead(
+    status,
+    status === 503 ? { ...page.headers, 'retry-after': '5' } : page.headers,
+  )
   response.end(page.html)
 }
 

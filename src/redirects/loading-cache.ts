@@ -1,13 +1,16 @@
 /**
  * An in-process cache that loads on a miss, shares one load among concurrent misses, keeps
  * misses too (a `null` value), expires entries after a time to live, and drops the oldest
- * entries beyond a size. A hit is a plain Map read: no promise, no allocation.
+ * entries beyond a size. A hit is a plain Map read: no promise, no allocation. When reloading an
+ * expired entry fails (the database is away), the expired value goes on being served.
  */
 export interface LoadingCacheOptions {
   maxEntries: number
   ttlMs: number
   now?: () => number
 }
+
+const STALE_RETRY_MS = 1000
 
 interface Entry<V> {
   value: V
@@ -43,7 +46,11 @@ export class LoadingCache<V> {
       },
       (error: unknown) => {
         if (this.loading.get(key) === promise) this.loading.delete(key)
-        throw error
+        // The source is away: keep serving what was known, and try again in a second.
+        const stale = this.entries.get(key)
+        if (stale === undefined) throw error
+        stale.expiresAt = this.now() + STALE_RETRY_MS
+        return stale.value
       },
     )
     this.loading.set(key, promise)

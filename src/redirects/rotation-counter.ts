@@ -1,10 +1,13 @@
 /**
  * Rotation counters: the next position of a link's round-robin. In one process a counter in
- * memory, seeded from the stored `last_rotation` and written back with the clicks.
+ * memory, seeded from the stored `last_rotation` and written back with the clicks. Several
+ * processes share one counter instead (src/cluster/rotation.ts).
  */
+import type { Maybe } from '../shared/maybe.js'
+
 export interface RotationCounter {
-  /** The counter value for this click (the caller takes it modulo the cycle length). */
-  next(linkId: number, cycleLength: number, lastRotation: number | null): number | Promise<number>
+  /** The position for this click, from 0 to `cycleLength - 1`. */
+  next(linkId: number, cycleLength: number, lastRotation: number | null): Maybe<number>
   /** Positions changed since the last call, to persist as `last_rotation`. */
   drainChanged(): Map<number, number>
 }

@@ -8,6 +8,9 @@ import { ClickRecorder } from '../clicks/recorder.js'
 import { clickStoreFor } from '../clicks/store.js'
 import { VisitorHasher } from '../clicks/visitor-hash.js'
 import { ClickWriter } from '../clicks/writer.js'
+import type { Redis } from 'ioredis'
+import { RedisAttemptLimiter } from '../cluster/redis-limiter.js'
+import { RedisRotationCounter, SqlRotationCounter } from '../cluster/rotation.js'
 import type { Config } from '../config.js'
 import type { Services } from '../services.js'
 import { sharedSecret } from '../shared/settings.js'
@@ -18,8 +21,10 @@ import { LocalRotationCounter } from './rotation-counter.js'
 import { SqlRedirectStore } from './store.js'
 
 export interface RedirectOptions {
-  /** How long a cached link or domain may be served without a change notification. */
-  cacheTtlMs?: number
+  /** Shared limits and rotation counters for several processes (see src/cluster/). */
+  redis?: Redis | null
+  /** Other processes use the same database: counters must live in the database or Redis. */
+  shared?: boolean
   onFlushError?: (error: unknown) => void
   /** Write clicks in this thread instead of a worker thread (tests that run from source). */
   inlineClicks?: boolean
@@ -33,10 +38,15 @@ export async function createRedirects(
 ) {
   const store = new SqlRedirectStore(services.db)
   const directory = new LinkDirectory(store, services.changes, {
-    ttlMs: options.cacheTtlMs ?? 60_000,
+    ttlMs: config.cacheTtlMs,
     maxLinks: 100_000,
   })
-  const rotation = new LocalRotationCounter()
+  const redis = options.redis ?? null
+  const counter =
+    options.shared || redis ? new SqlRotationCounter(services.db) : new LocalRotationCounter()
+  const rotation = redis ? new RedisRotationCounter(redis, counter) : counter
+  const limiter = (name: string, max: number) =>
+    redis ? new RedisAttemptLimiter(redis, name, max) : new MemoryAttemptLimiter(max)
   const onError = options.onFlushError ?? (() => {})
   let channel: ClickChannel
   if (options.inlineClicks) {
@@ -51,7 +61,7 @@ export async function createRedirects(
     directory,
     store,
     rotation,
-    { passwords: new MemoryAttemptLimiter(10), unknownAliases: new MemoryAttemptLimiter(100) },
+    { passwords: limiter('passwords', 10), unknownAliases: limiter('lookups', 100) },
     {
       redirectStatus: config.redirectStatus,
       pixelConsent: config.pixelConsent,

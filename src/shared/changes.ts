@@ -1,12 +1,14 @@
 /**
  * Change notifications from the services to whoever caches what they change (the redirect
- * cache). In one process these are plain callbacks; across processes a broadcaster relays them.
+ * cache). In one process these are plain callbacks; a relay (src/cluster/) carries them to the
+ * other processes and publishes theirs here, marked remote.
  */
 export type Change =
   | { kind: 'link'; id: number; domainId: number; alias: string }
   | { kind: 'domain'; id: number; name: string }
 
-export type ChangeListener = (change: Change) => void
+/** `remote`: the change was made by another process and relayed here. */
+export type ChangeListener = (change: Change, remote: boolean) => void
 
 export class Changes {
   private readonly listeners: ChangeListener[] = []
@@ -19,7 +21,7 @@ export class Changes {
     }
   }
 
-  publish(change: Change): void {
-    for (const listener of this.listeners) listener(change)
+  publish(change: Change, remote = false): void {
+    for (const listener of this.listeners) listener(change, remote)
   }
 }

@@ -1,6 +1,7 @@
 /**
- * An in-process app on a fresh SQLite file, with two users (for tenancy tests) and the
- * default domain `http://short.test`. Requests go through `app.inject`.
+ * An in-process app on a fresh database (an SQLite file, or a PostgreSQL database of its own
+ * when TEST_DATABASE=postgres), with two users (for tenancy tests) and the default domain
+ * `http://short.test`. Requests go through `app.inject`.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,6 +12,7 @@ import { loadConfig, type Config } from '../../src/config.js'
 import { openDatabase } from '../../src/db/connect.js'
 import { migrate } from '../../src/db/migrate.js'
 import { createServices, type ServiceOptions, type Services } from '../../src/services.js'
+import { emptyPostgres } from './databases.js'
 
 export const KEY_A = 'test-key-user-a-0123456789'
 export const KEY_B = 'test-key-user-b-0123456789'
@@ -51,8 +53,10 @@ export async function createTestApp(
   serviceOptions: Partial<ServiceOptions> = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'slink-test-'))
+  // TEST_DATABASE=postgres (set by the vitest project of that name) runs the suite on PostgreSQL.
+  const postgres = process.env.TEST_DATABASE === 'postgres' ? await emptyPostgres() : null
   const config = loadConfig({
-    DATABASE_URL: `sqlite:${join(dir, 'test.db')}`,
+    DATABASE_URL: postgres ? postgres.url : `sqlite:${join(dir, 'test.db')}`,
     PUBLIC_URL: 'http://short.test',
     LOG_LEVEL: 'silent',
     TITLE_FETCH: 'false',
@@ -100,6 +104,7 @@ export async function createTestApp(
       await app.close()
       await services.titles?.idle()
       await db.close()
+      await postgres?.drop()
       rmSync(dir, { recursive: true, force: true })
     },
   }

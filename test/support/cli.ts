@@ -27,7 +27,11 @@ export interface ServeProcess {
   kill(signal?: NodeJS.Signals): void
 }
 
-export function serve(env: Record<string, string>, args: string[] = []): ServeProcess {
+/** `slink serve`, one process unless `args` say otherwise (`--workers N`). */
+export function serve(
+  env: Record<string, string>,
+  args: string[] = ['--workers', '1'],
+): ServeProcess {
   const child = spawn(process.execPath, [BIN, 'serve', ...args], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,73 @@
+/**
+ * Carry change notifications between processes, so each process's redirect cache forgets what
+ * another process changed: over Redis pub/sub between machines, or through the cluster primary
+ * between the workers of one machine. Only local changes are sent; received ones are published
+ * locally as remote.
+ */
+import type { Redis } from 'ioredis'
+import type { Change, Changes } from '../shared/changes.js'
+
+const CHANNEL = 'slink:changes'
+
+export function relayOverRedis(
+  changes: Changes,
+  publisher: Redis,
+  subscriber: Redis,
+): () => Promise<void> {
+  const origin = `${process.pid}-${Math.random().toString(36).slice(2)}`
+  const unsubscribe = changes.subscribe((change, remote) => {
+    if (remote) return
+    publisher.publish(CHANNEL, JSON.stringify({ origin, change })).catch(() => {
+      // Redis is away: other processes fall back on their cache's time to live.
+    })
+  })
+  subscriber.subscribe(CHANNEL).catch(() => {})
+  subscriber.on('message', (_channel: string, text: string) => {
+    try {
+      const message = JSON.parse(text) as { origin: string; change: Change }
+      if (message.origin !== origin) changes.publish(message.change, true)
+    } catch {
+      // Not ours: ignore.
+    }
+  })
+  return async () => {
+    unsubscribe()
+    await subscriber.unsubscribe(CHANNEL).catch(() => {})
+  }
+}
+
+interface IpcMessage {
+  slink: 'change'
+  change: Change
+}
+
+function isIpcMessage(message: unknown): message is IpcMessage {
+  return (
+    typeof message === 'object' && message !== null && (message as IpcMessage).slink === 'change'
+  )
+}
+
+/** In a cluster worker: send local changes to the primary, publish the ones it relays. */
+export function relayThroughPrimary(changes: Changes): () => void {
+  const unsubscribe = changes.subscribe((change, remote) => {
+    if (!remote && process.send) process.send({ slink: 'change', change } satisfies IpcMessage)
+  })
+  const onMessage = (message: unknown) => {
+    if (isIpcMessage(message)) changes.publish(message.change, true)
+  }
+  process.on('message', onMessage)
+  return () => {
+    unsubscribe()
+    process.off('message', onMessage)
+  }
+}
+
+/** In the cluster primary: pass each worker's changes on to every other worker. */
+export function relayBetweenWorkers(
+  workers: () => Iterable<{ id: number; send(message: unknown): boolean }>,
+) {
+  return (from: number, message: unknown): void => {
+    if (!isIpcMessage(message)) return
+    for (const worker of workers()) if (worker.id !== from) worker.send(message)
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * `slink serve --workers N`: the primary prepares the database once, starts N worker processes
+ * that share the listening port (the kernel spreads connections), relays change notifications
+ * between them, replaces a worker that dies, and on SIGTERM or SIGINT stops them all gracefully
+ * (each answers what is in flight and writes its pending clicks) before exiting.
+ */
+import cluster, { type Worker } from 'node:cluster'
+import type { Config } from '../config.js'
+import { prepareDatabase } from '../server.js'
+import { relayBetweenWorkers } from './relays.js'
+
+interface Listening {
+  slink: 'listening'
+  port: number
+}
+
+function isListening(message: unknown): message is Listening {
+  return (
+    typeof message === 'object' && message !== null && (message as Listening).slink === 'listening'
+  )
+}
+
+/** In a worker: tell the primary the service is up. */
+export function reportListening(port: number): void {
+  process.send?.({ slink: 'listening', port } satisfies Listening)
+}
+
+export async function serveWithWorkers(
+  config: Config,
+  count: number,
+  say: (line: string) => void,
+): Promise<void> {
+  await prepareDatabase(config, say)
+  cluster.schedulingPolicy = cluster.SCHED_NONE
+  let stopping = false
+  let announced = false
+  const ready = new Set<number>()
+  const relay = relayBetweenWorkers(() =>
+    Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w),
+  )
+
+  const fork = () => {
+    const worker = cluster.fork({ SLINK_CLUSTER_WORKER: '1' })
+    worker.on('message', (message: unknown) => {
+      relay(worker.id, message)
+      if (!isListening(message)) return
+      ready.add(worker.id)
+      if (!announced && ready.size === count) {
+        announced = true
+        say(
+          `slink is listening on port ${message.port} with ${count} workers; short links at ${config.publicUrl.origin}`,
+        )
+      }
+    })
+  }
+  cluster.on('exit', (worker, code, signal) => {
+    ready.delete(worker.id)
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+      return
+    }
+    console.error(`worker ${worker.process.pid} stopped (${signal ?? code}); starting another`)
+    fork()
+  })
+  for (let i = 0; i < count; i++) fork()
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    console.error(`${signal} received: stopping ${count} workers gracefully`)
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM')
+    setTimeout(() => process.exit(1), 20_000).unref()
+  }
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
+}
