@@ -1,5 +1,5 @@
 import { connect } from 'node:net'
-import { defineConfig } from 'vitest/config'
+import { defineConfig, type ViteUserConfig } from 'vitest/config'
 
 /**
  * Two projects: every test on SQLite, and the HTTP suite again on PostgreSQL. Without a
@@ -25,7 +25,7 @@ function reachable(host: string, port: number): Promise<boolean> {
   })
 }
 
-export default defineConfig(async () => {
+export default defineConfig(async (): Promise<ViteUserConfig> => {
   const postgres = await reachable(postgresUrl.hostname, Number(postgresUrl.port || 5432))
   if (!postgres) {
     const reason = `PostgreSQL not reachable at ${postgresUrl.host}`
@@ -43,7 +43,7 @@ export default defineConfig(async () => {
         ...(postgres
           ? [
               {
-                extends: true,
+                extends: true as const,
                 test: {
                   name: 'postgres',
                   include: ['test/http/**/*.test.ts'],

@@ -7,21 +7,22 @@
 import type { Redis } from 'ioredis'
 import type { Change, Changes } from '../shared/changes.js'
 
-const CHANNEL = 'slink:changes'
-
 export function relayOverRedis(
   changes: Changes,
   publisher: Redis,
   subscriber: Redis,
 ): () => Promise<void> {
+  // Channels are not scoped by database number; the name is, so deployments sharing a Redis
+  // server on different databases do not hear each other.
+  const channel = `slink:changes:${publisher.options.db ?? 0}`
   const origin = `${process.pid}-${Math.random().toString(36).slice(2)}`
   const unsubscribe = changes.subscribe((change, remote) => {
     if (remote) return
-    publisher.publish(CHANNEL, JSON.stringify({ origin, change })).catch(() => {
+    publisher.publish(channel, JSON.stringify({ origin, change })).catch(() => {
       // Redis is away: other processes fall back on their cache's time to live.
     })
   })
-  subscriber.subscribe(CHANNEL).catch(() => {})
+  subscriber.subscribe(channel).catch(() => {})
   subscriber.on('message', (_channel: string, text: string) => {
     try {
       const message = JSON.parse(text) as { origin: string; change: Change }
@@ -32,7 +33,7 @@ export function relayOverRedis(
   })
   return async () => {
     unsubscribe()
-    await subscriber.unsubscribe(CHANNEL).catch(() => {})
+    await subscriber.unsubscribe(channel).catch(() => {})
   }
 }
 
