@@ -33,6 +33,8 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
       max: config.apiRateLimit,
       timeWindow: 60_000,
       nameSpace: 'slink-api-',
+      // While Redis is away, requests are not refused for want of a counter.
+      skipOnError: true,
       ...(options.rateLimitRedis ? { redis: options.rateLimitRedis } : {}),
       keyGenerator: (request) => {
         const token = bearerToken(request)
