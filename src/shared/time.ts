@@ -23,7 +23,8 @@ export function zonedToUtc(date: string, time: string, timeZone: string): number
   return matches.length > 0 ? Math.min(...matches) : before
 }
 
-function offsetMs(instant: number, timeZone: string): number {
+/** The wall clock of an instant in a time zone, as numbers. */
+function wallClock(instant: number, timeZone: string) {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
@@ -34,33 +35,31 @@ function offsetMs(instant: number, timeZone: string): number {
     minute: '2-digit',
     second: '2-digit',
   }).formatToParts(new Date(instant))
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value)
-  const local = Date.UTC(
-    get('year'),
-    get('month') - 1,
-    get('day'),
-    get('hour'),
-    get('minute'),
-    get('second'),
-  )
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0)
+  return {
+    year: get('year'),
+    month: get('month'),
+    day: get('day'),
+    hour: get('hour'),
+    minute: get('minute'),
+    second: get('second'),
+  }
+}
+
+function offsetMs(instant: number, timeZone: string): number {
+  const w = wallClock(instant, timeZone)
+  const local = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second)
   return local - Math.floor(instant / 1000) * 1000
 }
 
+const two = (n: number) => String(n).padStart(2, '0')
+
 /** Wall-clock `YYYY-MM-DD` and `HH:MM` of an instant in a time zone. */
 export function utcToZoned(instant: number, timeZone: string): { date: string; time: string } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).formatToParts(new Date(instant))
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00'
+  const w = wallClock(instant, timeZone)
   return {
-    date: `${get('year')}-${get('month')}-${get('day')}`,
-    time: `${get('hour')}:${get('minute')}`,
+    date: `${String(w.year).padStart(4, '0')}-${two(w.month)}-${two(w.day)}`,
+    time: `${two(w.hour)}:${two(w.minute)}`,
   }
 }
 
