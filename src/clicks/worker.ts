@@ -3,6 +3,8 @@
  * with its own database connection. On `close` it writes what is left, closes the database and
  * says so.
  */
+import { readlinkSync } from 'node:fs'
+import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { DatabaseConfig } from '../config.js'
 import { openDatabase } from '../db/connect.js'
@@ -18,6 +20,21 @@ type ToWorker =
   { type: 'clicks'; columns: ClickColumns } | { type: 'settle'; id: number } | { type: 'close' }
 
 const port = parentPort!
+
+/**
+ * Writing clicks yields to answering requests: on Linux this thread gets a lower scheduling
+ * priority (nice 10) than the request thread, so under full load the redirects keep the CPU and
+ * the writer catches up in the gaps. Elsewhere the priority stays as it is.
+ */
+function yieldToRequests(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
+    if (Number.isInteger(tid)) setPriority(tid, 10)
+  } catch {
+    // Not Linux, or not permitted: same priority as the request thread.
+  }
+}
+yieldToRequests()
 const db = openDatabase((workerData as { database: DatabaseConfig }).database)
 const hasher = new VisitorHasher(db)
 const writer = new ClickWriter(clickStoreFor(db), hasher, new ClickDescriber(hasher))
