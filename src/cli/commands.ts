@@ -5,7 +5,7 @@
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
-import { ConfigError, loadConfig } from '../config.js'
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../config.js'
 import { DatabaseUnavailableError, openDatabase } from '../db/connect.js'
 import { migrate } from '../db/migrate.js'
 import { createServices, type Services } from '../services.js'
@@ -24,7 +24,11 @@ const USAGE = `usage: slink <command>
   key create --email E                     print a new API key for a user
   key revoke KEY_OR_PREFIX                 revoke a key (or its unique prefix, 8+ characters)
   domain add HOST [--email E]              add a domain (no email: global, usable by everyone)
-  domain list                              list every domain`
+  domain list                              list every domain
+  export [--to FILE] [--from-database URL] [--progress | --no-progress]
+                                           write every table to a dump (stdout without --to)
+  import [--from FILE] [--to-database URL] [--progress | --no-progress]
+                                           load a dump into an empty database (stdin without --from)`
 
 type Options = Record<string, { type: 'string' }>
 
@@ -186,11 +190,24 @@ export async function run(
         out(`${d.id}\t${d.name}\t${d.url}\t${d.user_id === null ? 'global' : `user ${d.user_id}`}`)
       return
     }
+    case 'export': {
+      const { exportCommand } = await import('./transfer-commands.js')
+      await exportCommand(args)
+      return
+    }
+    case 'import': {
+      const { importCommand } = await import('./transfer-commands.js')
+      await importCommand(args)
+      return
+    }
     case undefined:
     case 'help':
     case '--help':
     case '-h':
       out(USAGE)
+      out('\nconfiguration (environment variables, with their defaults):')
+      for (const [name, fallback, about] of CONFIG_VARIABLES)
+        out(`  ${name} = ${fallback}\n      ${about}`)
       return
     default:
       throw new UsageError(`unknown command "${argv.slice(0, 2).join(' ')}"`)

@@ -10,13 +10,48 @@ export interface CliResult {
   stderr: string
 }
 
-export function slink(args: string[], env: Record<string, string>): CliResult {
+export function slink(
+  args: string[],
+  env: Record<string, string>,
+  options: { input?: string | Buffer } = {},
+): CliResult {
   const result = spawnSync(process.execPath, [BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
     timeout: 20_000,
+    maxBuffer: 256 * 1024 * 1024,
+    ...(options.input !== undefined ? { input: options.input } : {}),
   })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+export interface PipeSide {
+  args: string[]
+  env: Record<string, string>
+}
+
+/** `slink <left> | slink <right>`: two real processes joined by a pipe, as a shell would. */
+export async function slinkPipe(left: PipeSide, right: PipeSide): Promise<[CliResult, CliResult]> {
+  const start = (side: PipeSide) =>
+    spawn(process.execPath, [BIN, ...side.args], {
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...side.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+  const writer = start(left)
+  const reader = start(right)
+  writer.stdin.end()
+  writer.stdout.pipe(reader.stdin)
+  // The reader may stop early (a refusal); the writer then sees a closed pipe, as in a shell.
+  reader.stdin.on('error', () => {})
+  const collect = (child: ReturnType<typeof start>, stdout: boolean) =>
+    new Promise<CliResult>((resolve) => {
+      let out = ''
+      let err = ''
+      if (stdout) child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()))
+      child.on('close', (status) => resolve({ status, stdout: out, stderr: err }))
+    })
+  return Promise.all([collect(writer, false), collect(reader, true)])
 }
 
 export interface ServeProcess {

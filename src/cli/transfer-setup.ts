@@ -1,0 +1,75 @@
+/**
+ * What both transfer commands need around the work: their flags (`--progress` and
+ * `--no-progress` besides the named ones), the database a flag or DATABASE_URL names, a first
+ * query that turns an unreachable database into one clear line, and clean-up on SIGINT/SIGTERM.
+ */
+import { parseArgs } from 'node:util'
+import { sql } from 'kysely'
+import { ConfigError, loadConfig, parseDatabaseUrl, type DatabaseConfig } from '../config.js'
+import { DatabaseUnavailableError, type Db } from '../db/connect.js'
+import { UsageError } from './commands.js'
+
+export interface Flags {
+  values: Record<string, string | undefined>
+  /** --progress / --no-progress; undefined: decide by where the output goes. */
+  progress: boolean | undefined
+}
+
+export function flags(args: string[], names: string[]): Flags {
+  const options = Object.fromEntries([
+    ...names.map((name) => [name, { type: 'string' as const }]),
+    ['progress', { type: 'boolean' as const }],
+    ['no-progress', { type: 'boolean' as const }],
+  ])
+  const { tokens } = parseArgs({
+    args,
+    options,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  })
+  const found: Flags = { values: {}, progress: undefined }
+  for (const token of tokens) {
+    if (token.kind === 'positional') throw new UsageError(`unexpected argument "${token.value}"`)
+    if (token.kind !== 'option') continue
+    if (!(token.name in options)) throw new UsageError(`unknown option ${token.rawName}`)
+    if (token.name === 'progress' || token.name === 'no-progress') {
+      if (token.value !== undefined) throw new UsageError(`${token.rawName} takes no value`)
+      found.progress = token.name === 'progress'
+      continue
+    }
+    if (token.value === undefined || token.value === '')
+      throw new UsageError(`${token.rawName} needs a value`)
+    found.values[token.name] = token.value
+  }
+  return found
+}
+
+export function database(flag: string | undefined, name: string): DatabaseConfig {
+  if (flag === undefined) return loadConfig().database
+  try {
+    return parseDatabaseUrl(flag.trim(), name)
+  } catch (error) {
+    throw error instanceof ConfigError ? new UsageError(error.message) : error
+  }
+}
+
+export async function reach(db: Db, role: string): Promise<void> {
+  try {
+    await sql`select 1`.execute(db.kysely)
+  } catch (error) {
+    const reason = (error as Error).message.split('\n')[0]
+    throw new DatabaseUnavailableError(`cannot reach the ${role} database: ${reason}`)
+  }
+}
+
+/** On SIGINT or SIGTERM: clean up, say what was left, and exit (130 or 143). */
+export function onInterrupt(cleanup: () => void, outcome: string): () => void {
+  const handler = (signal: NodeJS.Signals) => {
+    cleanup()
+    process.stderr.write(`slink: interrupted: ${outcome}\n`)
+    process.exit(signal === 'SIGINT' ? 130 : 143)
+  }
+  process.once('SIGINT', handler).once('SIGTERM', handler)
+  return () => process.off('SIGINT', handler).off('SIGTERM', handler)
+}

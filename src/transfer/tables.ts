@@ -1,0 +1,45 @@
+/**
+ * Every table a dump carries, parents before children: the order rows are written, read and
+ * inserted in, so foreign keys always point backwards. The list is typed against the schema in
+ * db/types.ts: a table added there without an entry here does not compile, and the export
+ * refuses a database holding a table that is not listed (see transfer/source-check.ts), so no
+ * table can be left behind silently.
+ */
+import type { Database } from '../db/types.js'
+
+export type TableName = keyof Database & string
+
+export interface TableSpec {
+  /**
+   * `id`: read in id order (ids are kept, and they are the rowid on SQLite). `null`: a table
+   * without an id, read in storage order, which is insertion order for the append-mostly
+   * tables that have none.
+   */
+  readonly orderBy: 'id' | null
+}
+
+export const TABLES: Readonly<Record<TableName, TableSpec>> = {
+  users: { orderBy: 'id' },
+  api_keys: { orderBy: 'id' },
+  domains: { orderBy: 'id' },
+  spaces: { orderBy: 'id' },
+  pixels: { orderBy: 'id' },
+  links: { orderBy: 'id' },
+  link_pixels: { orderBy: null },
+  settings: { orderBy: null },
+  clicks: { orderBy: null },
+  click_stats: { orderBy: null },
+  click_visitors: { orderBy: null },
+}
+
+/** The tables in dump order. */
+export const TABLE_ORDER: readonly TableName[] = Object.keys(TABLES) as TableName[]
+
+export function isListedTable(name: string): name is TableName {
+  return Object.hasOwn(TABLES, name)
+}
+
+/** Tables of SQLite itself and of the migrator: never dumped (the target's migrator writes its own). */
+export function isInternalTable(name: string): boolean {
+  return name.startsWith('kysely_') || name.startsWith('sqlite_')
+}
