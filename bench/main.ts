@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: measures, prints and explains. Scenarios run one after another on this
  * machine; every figure comes from this run. Settings: BENCH_ROUNDS (3), BENCH_SECONDS (5),
- * BENCH_CONNECTIONS (50), BENCH_ONLY (comma list of scenario names).
+ * BENCH_CONNECTIONS (50), BENCH_ONLY (comma list of scenario names: redirect-1k, redirect-1m,
+ * redirect-bots, stats), BENCH_STATS_CLICKS (1,000,000).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
@@ -9,6 +10,7 @@ import { join } from 'node:path'
 import { hasWrk } from './load.js'
 import { redirectBench, type BenchSettings, type RedirectReport } from './redirect.js'
 import { seedDatabase } from './seed.js'
+import { printStats, statsBench } from './stats.js'
 
 const BROWSER =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
@@ -88,12 +90,14 @@ async function main(): Promise<void> {
     )
     printRedirect(reports.at(-1)!)
   }
-  console.log(`
+  if (reports.length > 0)
+    console.log(`
 How to read this: the bare server does nothing but write a 302, so the ratio is the share of
 that ceiling slink keeps while it finds the domain and link in its cache, applies the rules,
 answers, and hands each click to the writer thread (which describes, aggregates and stores it).
 Load generator and server share this machine's cores: on two cores the click writer competes
 with the load generator, which the bare server does not have to.`)
+  if (wanted('stats')) printStats(await statsBench(settings.dir))
   rmSync(settings.dir, { recursive: true, force: true })
 }
 

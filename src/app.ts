@@ -126,7 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   if (options.redirects) {
     const { engine, directory, recorder } = options.redirects
-    redirectRoutes(app, engine, directory, recorder)
+    redirectRoutes(app, engine, directory, recorder, options.services.stats)
   }
 
   const apiMissing = apiNotFound(routes)

@@ -16,6 +16,8 @@ import { SqlPixelStore } from './pixels/store.js'
 import { Changes } from './shared/changes.js'
 import { SpaceService } from './spaces/service.js'
 import { SqlSpaceStore } from './spaces/store.js'
+import { StatsService } from './stats/service.js'
+import { SqlStatsStore } from './stats/sql-store.js'
 import { UserService } from './users/service.js'
 import { SqlUserStore } from './users/store.js'
 
@@ -56,6 +58,11 @@ export function createServices(db: Db, options: ServiceOptions) {
       titles,
       now,
       timeZoneOf: async (userId) => (await stores.users.findById(userId))?.timezone ?? 'UTC',
+    }),
+    stats: new StatsService({
+      store: new SqlStatsStore(db),
+      findLink: (userId, linkId) => stores.links.find(userId, linkId),
+      now,
     }),
   }
 }

@@ -3,13 +3,22 @@
  * the links' click increments, and the (link, day, visitor) triples to check for uniques.
  * Clicks are grouped by their whole description first, so a batch of similar clicks costs one
  * map entry each, not one per dimension. Unknown values are kept as '' so every dimension adds
- * up to the day's total.
+ * up to the day's total. Countries and referrers are also counted per month
+ * (`<dimension>/month`, day `YYYY-MM`), which the statistics read for whole months.
  */
-import { dayOf, hourOf, type ClickRow, type Dimension } from './event.js'
+import {
+  dayOf,
+  hourOf,
+  monthlyOf,
+  type ClickRow,
+  type Dimension,
+  type ListDimension,
+  type MonthlyDimension,
+} from './event.js'
 
 export interface StatIncrement {
   link_id: number
-  dimension: Dimension | 'visitors'
+  dimension: Dimension | MonthlyDimension | 'visitors'
   day: string
   value: string
   clicks: number
@@ -54,7 +63,7 @@ export function aggregate(rows: readonly ClickRow[], counted: readonly boolean[]
   const stats = new Map<string, StatIncrement>()
   const bump = (
     link_id: number,
-    dimension: Dimension,
+    dimension: Dimension | MonthlyDimension,
     day: string,
     value: string | null,
     clicks: number,
@@ -65,14 +74,22 @@ export function aggregate(rows: readonly ClickRow[], counted: readonly boolean[]
     else stats.set(key, { link_id, dimension, day, value: value ?? '', clicks })
   }
   for (const { row, day, hour, clicks } of groups.values()) {
+    const month = day.slice(0, 7)
+    const values: [ListDimension, string | null][] = [
+      ['hour', hour],
+      ['country', row.country],
+      ['platform', row.platform],
+      ['browser', row.browser],
+      ['device', row.device],
+      ['language', row.language],
+      ['referrer', row.referrer],
+    ]
     bump(row.link_id, 'total', day, '', clicks)
-    bump(row.link_id, 'hour', day, hour, clicks)
-    bump(row.link_id, 'country', day, row.country, clicks)
-    bump(row.link_id, 'platform', day, row.platform, clicks)
-    bump(row.link_id, 'browser', day, row.browser, clicks)
-    bump(row.link_id, 'device', day, row.device, clicks)
-    bump(row.link_id, 'language', day, row.language, clicks)
-    bump(row.link_id, 'referrer', day, row.referrer, clicks)
+    for (const [dimension, value] of values) {
+      bump(row.link_id, dimension, day, value, clicks)
+      const perMonth = monthlyOf(dimension)
+      if (perMonth !== null) bump(row.link_id, perMonth, month, value, clicks)
+    }
   }
   return { stats: [...stats.values()], linkClicks, visitors: [...visitors.values()] }
 }

@@ -41,6 +41,26 @@ export const DIMENSIONS = [
 ] as const
 export type Dimension = (typeof DIMENSIONS)[number]
 
+/** The dimensions of the stats lists (all but the total). */
+export type ListDimension = Exclude<Dimension, 'total'>
+
+/**
+ * The dimensions with many values, also kept per month (as `<dimension>/month`, with a
+ * `YYYY-MM` day): about 250 countries and referrer hosts without end make hundreds of rows a
+ * day, and a long period reads a dozen monthly rows per value instead. The others have a few
+ * values each (24 hours, 7 platforms, a few browsers, devices and languages): their daily rows
+ * stay cheap to read, and one more row per click batch each would not pay for itself.
+ */
+export const MONTHLY_DIMENSIONS = ['country', 'referrer'] as const
+export type MonthlyBase = (typeof MONTHLY_DIMENSIONS)[number]
+export type MonthlyDimension = `${MonthlyBase}/month`
+
+/** The monthly dimension of a dimension, or null when it is kept per day only. */
+export function monthlyOf(dimension: Dimension): MonthlyDimension | null {
+  const kept = MONTHLY_DIMENSIONS.find((d) => d === dimension)
+  return kept === undefined ? null : `${kept}/month`
+}
+
 const DAY_MS = 86_400_000
 let lastDayNumber = Number.NaN
 let lastDay = ''

@@ -6,11 +6,13 @@ import { Migrator, type Migration, type MigrationProvider, type Kysely } from 'k
 import type { Db, Dialect } from './connect.js'
 import { initial } from './migrations/0001-initial.js'
 import { clicks } from './migrations/0002-clicks.js'
+import { clickStatsByMonth } from './migrations/0003-click-stats-by-month.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-initial': initial(dialect),
     '0002-clicks': clicks(dialect),
+    '0003-click-stats-by-month': clickStatsByMonth(dialect),
   }
 }
 
@@ -31,6 +33,27 @@ export async function migrate(db: Db): Promise<MigrationReport> {
     provider: new CodeMigrations(db.dialect),
   })
   const { error, results } = await migrator.migrateToLatest()
+  if (error) throw error instanceof Error ? error : new Error(String(error))
+  return {
+    applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName),
+  }
+}
+
+/** Every migration this version knows, in the order they apply. */
+export function migrationNames(): string[] {
+  return Object.keys(migrations('sqlite')).sort()
+}
+
+/**
+ * Applies the migrations up to and including `name`, and no further: the schema an older dump
+ * was made with (`slink import` migrates the rest once the rows are in).
+ */
+export async function migrateTo(db: Db, name: string): Promise<MigrationReport> {
+  const migrator = new Migrator({
+    db: db.kysely as unknown as Kysely<unknown>,
+    provider: new CodeMigrations(db.dialect),
+  })
+  const { error, results } = await migrator.migrateTo(name)
   if (error) throw error instanceof Error ? error : new Error(String(error))
   return {
     applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName),

@@ -13,6 +13,7 @@ import type { Services } from '../services.js'
 import { TooManyAttemptsError } from '../shared/errors.js'
 import { sha256 } from '../shared/secrets.js'
 import { spaceRoutes } from '../spaces/routes.js'
+import { statsRoutes } from '../stats/routes.js'
 import { bearerToken, registerAuth } from './auth.js'
 import { registerBodyParsers } from './body.js'
 
@@ -57,4 +58,5 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   spaceRoutes(app, services.spaces, publicUrl)
   domainRoutes(app, services.domains, publicUrl)
   accountRoutes(app, services.users, options.defaultDomainId)
+  statsRoutes(app, services.stats, publicUrl)
 }

@@ -44,7 +44,7 @@ function sources(hosts: readonly string[]): string[] {
 
 export function contentSecurityPolicy(
   nonce: string,
-  options: { script: boolean; hosts: ExternalHosts },
+  options: { script: boolean; hosts: ExternalHosts; formTargets?: readonly string[] },
 ): string {
   const { hosts } = options
   const directives: string[][] = [['default-src', "'none'"]]
@@ -53,7 +53,11 @@ export function contentSecurityPolicy(
   directives.push(['img-src', "'self'", 'data:', ...sources(hosts.img)])
   if (hosts.connect.length > 0) directives.push(['connect-src', ...sources(hosts.connect)])
   if (hosts.frame.length > 0) directives.push(['frame-src', ...sources(hosts.frame)])
-  directives.push(['form-action', "'self'"], ['base-uri', "'none'"], ['frame-ancestors', "'none'"])
+  directives.push(
+    ['form-action', "'self'", ...(options.formTargets ?? [])],
+    ['base-uri', "'none'"],
+    ['frame-ancestors', "'none'"],
+  )
   return directives.map((parts) => parts.join(' ')).join('; ')
 }
 

@@ -16,3 +16,11 @@ export {
   PIXEL_REFRESH_SECONDS,
   type PixelPageInput,
 } from './pixel-page.js'
+export {
+  statsPage,
+  statsPeriodErrorPage,
+  type StatsPageInput,
+  type StatsTable,
+  type StatsTableRow,
+} from './stats-page.js'
+export { barChart, niceCeiling, type BarChartInput, type ChartBar } from './svg-chart.js'

@@ -29,6 +29,13 @@ export interface PageParts {
   script?: string
   hosts?: ExternalHosts
   referrerPolicy?: PageReferrerPolicy
+  /** A wider card, for pages with charts and tables (the stats page). */
+  wide?: boolean
+  /**
+   * Where a form's submission may end up besides this origin (`form-action`): browsers apply
+   * it to every redirect that follows the submission, not only to the form's own action.
+   */
+  formTargets?: readonly string[]
 }
 
 function inlineScript(code: string, nonce: string): SafeHtml {
@@ -54,7 +61,7 @@ ${raw(STYLESHEET)}
 </style>
 </head>
 <body>
-<main>
+<main${parts.wide ? raw(' class="wide"') : null}>
 ${parts.body}
 </main>
 ${script}</body>
@@ -63,6 +70,7 @@ ${script}</body>
   const csp = contentSecurityPolicy(nonce, {
     script: script !== null,
     hosts: parts.hosts ?? NO_EXTERNAL_HOSTS,
+    ...(parts.formTargets ? { formTargets: parts.formTargets } : {}),
   })
   return { html: page.text, headers: pageHeaders(csp, parts.referrerPolicy ?? 'same-origin') }
 }

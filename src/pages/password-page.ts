@@ -41,5 +41,10 @@ ${error}<form method="post" action="${safeFormAction(input.formAction)}">
   required autofocus>
 <div class="actions"><button type="submit">${text.button}</button></div>
 </form>`
-  return renderPage({ title: text.title, body })
+  // A right link password redirects back to the short URL, which redirects to the destination
+  // on its own host. Chromium checks form-action on every redirect after a submission, so the
+  // link's form must allow any web address; naming the destination's host instead would reveal
+  // it before the password is given. The statistics form only ever returns to this origin.
+  const formTargets = input.kind === 'link' ? ['https:', 'http:'] : undefined
+  return renderPage({ title: text.title, body, ...(formTargets ? { formTargets } : {}) })
 }

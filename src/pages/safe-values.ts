@@ -23,6 +23,11 @@ export function safeFormAction(value: string): string {
   return safeHref(value)
 }
 
+/** A link to a path on this origin (or an http(s) URL), with the same rules as a form action. */
+export function safeLocalHref(value: string): string {
+  return safeFormAction(value)
+}
+
 const SCRIPT_ESCAPES: Record<string, string> = {
   '<': '\\u003c',
   '>': '\\u003e',

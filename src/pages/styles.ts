@@ -28,6 +28,20 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.4rem 1rem;margin:1rem
 dt{color:var(--muted)}
 dd{margin:0;overflow-wrap:anywhere}
 ul{margin:.25rem 0;padding-left:1.2rem}
+main.wide{max-width:60rem}
+h2{font-size:1.05rem;margin:1.5rem 0 .5rem}
+.small{font-size:.85rem}
+.periods{display:flex;flex-wrap:wrap;gap:.4rem 1rem;margin:.5rem 0}
+.figures{display:flex;flex-wrap:wrap;gap:.5rem 2.5rem;margin:1rem 0}
+.figure{margin:0}.figure strong{display:block;font-size:1.6rem;line-height:1.2}
+.chart{display:block;width:100%;height:auto}
+.chart .bar{fill:var(--accent)}.chart .grid{stroke:var(--line);stroke-dasharray:4 4}
+.chart .axis{stroke:var(--muted)}.chart .tick{fill:var(--muted);font-size:12px}
+.tables{display:grid;grid-template-columns:repeat(auto-fit,minmax(17rem,1fr));gap:0 1.5rem}
+table{width:100%;border-collapse:collapse;font-size:.95rem}
+th,td{padding:.3rem .4rem;border-bottom:1px solid var(--line);text-align:left;overflow-wrap:anywhere}
+th{color:var(--muted);font-weight:600}
+.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 @media (max-width:30rem){main{padding:1.1rem}dl{grid-template-columns:1fr;gap:.1rem}dd{margin-bottom:.5rem}
 .actions>*{flex:1 1 100%}}
 `.trim()

@@ -1,51 +1,25 @@
 /**
  * The visitor-facing routes on every short domain: `/<alias>` (and `+` for the preview), the
- * password form's POST, and the domain's root. The service's own paths (`/api/…`, `/health`)
- * are registered routes and always win over an alias.
+ * password form's POST, the stats page (`/<alias>/stats`, in stats/page-routes.ts) and the
+ * domain's root. The service's own paths (`/api/…`, `/health`) are registered routes and always
+ * win over an alias.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { ClickRecorder } from '../clicks/recorder.js'
 import { notFoundPage } from '../pages/index.js'
-import type { RedirectEngine, VisitInput } from './engine.js'
+import { statsPageRoutes } from '../stats/page-routes.js'
+import type { StatsService } from '../stats/service.js'
+import type { RedirectEngine } from './engine.js'
 import type { LinkDirectory } from './link-directory.js'
-import { page, redirect, type Outcome } from './outcome.js'
-
-const FORM_LIMIT = 4096
-
-export function visitInput(request: FastifyRequest, alias: string): VisitInput {
-  const at = request.url.indexOf('?')
-  const headers = request.headers
-  return {
-    method: request.method,
-    hostname: request.hostname,
-    alias,
-    query: at === -1 ? '' : request.url.slice(at + 1),
-    ip: request.ip,
-    userAgent: headers['user-agent'],
-    acceptLanguage: headers['accept-language'],
-    referer: headers.referer,
-    cookie: headers.cookie,
-  }
-}
-
-export function sendOutcome(reply: FastifyReply, outcome: Outcome): FastifyReply {
-  if (outcome.setCookie) reply.header('set-cookie', outcome.setCookie)
-  if (outcome.kind === 'redirect') {
-    return reply
-      .code(outcome.status)
-      .header('cache-control', 'no-store')
-      .header('location', outcome.location)
-      .send()
-  }
-  if (outcome.retryAfter !== undefined) reply.header('retry-after', String(outcome.retryAfter))
-  return reply.code(outcome.status).headers(outcome.page.headers).send(outcome.page.html)
-}
+import { page, redirect } from './outcome.js'
+import { acceptPasswordForms, sendOutcome, visitInput } from './visit-http.js'
 
 export function redirectRoutes(
   app: FastifyInstance,
   engine: RedirectEngine,
   directory: LinkDirectory,
   recorder: ClickRecorder,
+  stats: StatsService,
 ): void {
   app.get<{ Params: { alias: string } }>(
     '/:alias',
@@ -59,11 +33,7 @@ export function redirectRoutes(
   )
 
   app.register(async (scope) => {
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: FORM_LIMIT },
-      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-    )
+    acceptPasswordForms(scope)
     scope.post<{ Params: { alias: string }; Body: Record<string, unknown> | undefined }>(
       '/:alias',
       { schema: { hide: true } },
@@ -76,6 +46,8 @@ export function redirectRoutes(
       },
     )
   })
+
+  statsPageRoutes(app, engine, stats)
 
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
     const domain = await directory.domain(request.hostname)

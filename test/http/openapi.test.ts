@@ -31,7 +31,8 @@ describe('OpenAPI document', () => {
       .sort()
     expect(documented).toEqual(routes)
     expect(routes).toContain('PATCH /api/v1/links/{id}')
-    expect(routes.length).toBe(25)
+    expect(routes).toContain('GET /api/v1/stats/{id}')
+    expect(routes.length).toBe(26)
   })
 
   it('documents form, multipart and JSON bodies for every store and update', () => {

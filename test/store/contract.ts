@@ -12,6 +12,12 @@ import { SqlLinkStore } from '../../src/links/store.js'
 import { SqlPixelStore } from '../../src/pixels/store.js'
 import { SqlSpaceStore } from '../../src/spaces/store.js'
 import { SqlUserStore } from '../../src/users/store.js'
+import { VisitorHasher } from '../../src/clicks/visitor-hash.js'
+import { eachDay, type Period } from '../../src/stats/period.js'
+import { spansOf } from '../../src/stats/spans.js'
+import { SqlStatsStore } from '../../src/stats/sql-store.js'
+import type { StatQuery } from '../../src/stats/store.js'
+import { click, writeClicks } from '../support/clicks.js'
 import type { TestDatabase } from '../support/databases.js'
 
 const page = { page: 1, perPage: 100, sort: 'asc' as const }
@@ -314,17 +320,32 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
         .orderBy('dimension')
         .orderBy('value')
         .execute()
+      // Every dimension per day; countries and referrers per month too.
+      const day = (dimension: string, value: string, clicks: number) => ({
+        link_id: a.id,
+        dimension,
+        day: '2026-05-01',
+        value,
+        clicks,
+      })
+      const month = (dimension: string, value: string, clicks: number) => ({
+        ...day(`${dimension}/month`, value, clicks),
+        day: '2026-05',
+      })
       expect(stats).toEqual([
-        { link_id: a.id, dimension: 'browser', day: '2026-05-01', value: 'Chrome', clicks: 4 },
-        { link_id: a.id, dimension: 'country', day: '2026-05-01', value: '', clicks: 1 },
-        { link_id: a.id, dimension: 'country', day: '2026-05-01', value: 'DE', clicks: 3 },
-        { link_id: a.id, dimension: 'device', day: '2026-05-01', value: 'desktop', clicks: 4 },
-        { link_id: a.id, dimension: 'hour', day: '2026-05-01', value: '13', clicks: 4 },
-        { link_id: a.id, dimension: 'language', day: '2026-05-01', value: 'de', clicks: 4 },
-        { link_id: a.id, dimension: 'platform', day: '2026-05-01', value: 'Windows', clicks: 4 },
-        { link_id: a.id, dimension: 'referrer', day: '2026-05-01', value: '', clicks: 4 },
-        { link_id: a.id, dimension: 'total', day: '2026-05-01', value: '', clicks: 4 },
-        { link_id: a.id, dimension: 'visitors', day: '2026-05-01', value: '', clicks: 2 },
+        day('browser', 'Chrome', 4),
+        day('country', '', 1),
+        day('country', 'DE', 3),
+        month('country', '', 1),
+        month('country', 'DE', 3),
+        day('device', 'desktop', 4),
+        day('hour', '13', 4),
+        day('language', 'de', 4),
+        day('platform', 'Windows', 4),
+        day('referrer', '', 4),
+        month('referrer', '', 4),
+        day('total', '', 4),
+        day('visitors', '', 2),
       ])
       const logged = await db.kysely.selectFrom('clicks').select('link_id').execute()
       expect(logged.map((r) => r.link_id).sort()).toEqual([a.id, a.id, a.id, a.id, b.id].sort())
@@ -374,6 +395,121 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       expect(found?.ends_at).toBe(4_102_444_800_123)
       expect(found?.created_at).toBe(T)
       expect(typeof found?.clicks).toBe('number')
+    })
+
+    it('sums statistics over any period from whole months and the days around them, exactly', async () => {
+      const a = await links.create(link('a'), [])
+      // One click a day from 2025-12-20 to 2026-03-10, from a referrer chosen by the day.
+      const days = eachDay({ from: '2025-12-20', to: '2026-03-10' })
+      const hosts = (day: string) => `r${Number(day.slice(8)) % 7}.example`
+      await writeClicks(
+        db,
+        days.map((day) => click(a.id, `${day}T12:00:00Z`, { referrer: hosts(day) })),
+      )
+      const stats = new SqlStatsStore(db)
+      const sums = async (period: Period, monthly: string | null) =>
+        (
+          await stats.sums({
+            linkId: a.id,
+            spans: spansOf(period, 'referrer', monthly),
+            key: 'value',
+            order: { by: 'value', direction: 'asc' },
+            limit: 100,
+            offset: 0,
+          })
+        ).rows
+      for (const [from, to] of [
+        ['2025-12-20', '2026-03-10'],
+        ['2026-01-01', '2026-01-31'],
+        ['2025-12-31', '2026-02-01'],
+        ['2026-01-02', '2026-02-27'],
+        ['2026-02-01', '2026-02-28'],
+        ['2026-01-15', '2026-01-15'],
+        ['2025-11-01', '2026-12-31'],
+      ] as const) {
+        const expected = new Map<string, number>()
+        for (const day of days.filter((d) => d >= from && d <= to))
+          expected.set(hosts(day), (expected.get(hosts(day)) ?? 0) + 1)
+        const want = [...expected].sort().map(([value, count]) => ({ value, count }))
+        expect(await sums({ from, to }, 'referrer/month'), `${from} ${to}`).toEqual(want)
+        expect(await sums({ from, to }, null), `${from} ${to} by days`).toEqual(want)
+      }
+    })
+
+    it('orders statistics by count, ties by value in byte order, and pages them with their total', async () => {
+      const a = await links.create(link('a'), [])
+      const values = ['b', 'B', 'a', 'Z', '_x', 'é', '', 'a', 'Z']
+      await writeClicks(
+        db,
+        values.map((browser) => click(a.id, '2026-05-01T10:00:00Z', { browser })),
+      )
+      const stats = new SqlStatsStore(db)
+      const query = (over: Partial<StatQuery>): StatQuery => ({
+        linkId: a.id,
+        spans: [{ dimension: 'browser', from: '2026-05-01', to: '2026-05-01' }],
+        key: 'value',
+        order: { by: 'count', direction: 'desc' },
+        limit: 100,
+        offset: 0,
+        ...over,
+      })
+      const order = async (over: Partial<StatQuery>) =>
+        (await stats.sums(query(over))).rows.map((r) => `${r.value}:${r.count}`)
+      expect(await order({})).toEqual(['Z:2', 'a:2', ':1', 'B:1', '_x:1', 'b:1', 'é:1'])
+      expect(await order({ order: { by: 'count', direction: 'asc' } })).toEqual([
+        ':1',
+        'B:1',
+        '_x:1',
+        'b:1',
+        'é:1',
+        'Z:2',
+        'a:2',
+      ])
+      expect(await order({ order: { by: 'value', direction: 'desc' } })).toEqual([
+        'é:1',
+        'b:1',
+        'a:2',
+        '_x:1',
+        'Z:2',
+        'B:1',
+        ':1',
+      ])
+      expect(await stats.sums(query({ limit: 3, offset: 3 }))).toEqual({
+        rows: [
+          { value: 'B', count: 1 },
+          { value: '_x', count: 1 },
+          { value: 'b', count: 1 },
+        ],
+        total: 7,
+      })
+      expect(await stats.sums(query({ limit: 3, offset: 9 }))).toEqual({ rows: [], total: 7 })
+      const perDay = await stats.sums(
+        query({
+          spans: [{ dimension: 'total', from: '2026-04-01', to: '2026-05-31' }],
+          key: 'day',
+        }),
+      )
+      expect(perDay).toEqual({ rows: [{ value: '2026-05-01', count: 9 }], total: 1 })
+    })
+
+    it('keeps the visitor salt of a day only until the day after it is over', async () => {
+      const hasher = new VisitorHasher(db)
+      await hasher.prepare(['2026-05-01'])
+      const first = hasher.hash('2026-05-01', 1, '192.0.2.1', 'UA')
+      await hasher.prepare(['2026-05-02'])
+      expect(hasher.hash('2026-05-02', 1, '192.0.2.1', 'UA')).not.toBe(first)
+      await hasher.prepare(['2026-05-03'])
+      const salts = await db.kysely
+        .selectFrom('settings')
+        .select('name')
+        .where('name', 'like', 'visitor_salt:%')
+        .orderBy('name')
+        .execute()
+      expect(salts.map((r) => r.name)).toEqual([
+        'visitor_salt:2026-05-02',
+        'visitor_salt:2026-05-03',
+      ])
+      expect(() => hasher.hash('2026-05-01', 1, '192.0.2.1', 'UA')).toThrow()
     })
   })
 }

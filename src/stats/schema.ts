@@ -1,0 +1,84 @@
+/**
+ * The statistics API's shapes, declared once for the TypeScript types, the validation, the
+ * serialisation and the OpenAPI document: the names, the query and the `{value,count}` row.
+ */
+import { monthlyOf, type Dimension, type ListDimension } from '../clicks/event.js'
+import {
+  FormattedString,
+  IntegerEnum,
+  Nullable,
+  PER_PAGE,
+  StringEnum,
+  Type,
+  type Static,
+} from '../shared/schema.js'
+
+export const STAT_NAMES = [
+  'clicks',
+  'clicks_hour',
+  'country',
+  'platform',
+  'browser',
+  'device',
+  'language',
+  'referrer',
+] as const
+export type StatName = (typeof STAT_NAMES)[number]
+
+export interface StatSource {
+  /** The daily dimension the rows come from. */
+  dimension: Dimension
+  /** Its monthly rows, for the months a period covers whole (countries and referrers). */
+  monthly: string | null
+  /** What a row is: each stored value, or each day (the per-day clicks). */
+  key: 'value' | 'day'
+}
+
+const list = (dimension: ListDimension): StatSource => ({
+  dimension,
+  monthly: monthlyOf(dimension),
+  key: 'value',
+})
+
+export const STAT_SOURCES: Record<StatName, StatSource> = {
+  clicks: { dimension: 'total', monthly: null, key: 'day' },
+  clicks_hour: list('hour'),
+  country: list('country'),
+  platform: list('platform'),
+  browser: list('browser'),
+  device: list('device'),
+  language: list('language'),
+  referrer: list('referrer'),
+}
+
+const date = (description: string) => Type.Optional(FormattedString('date-ymd', { description }))
+
+export const StatsQuery = Type.Object({
+  name: StringEnum(STAT_NAMES, {
+    description:
+      '`clicks` (per UTC day), `clicks_hour` (per UTC hour of the day, 00–23), `country`, ' +
+      '`platform`, `browser`, `device`, `language`, `referrer`.',
+  }),
+  from: date('First day, `YYYY-MM-DD` (UTC), 2000-01-01 or later. Default: 29 days before `to`.'),
+  to: date('Last day, `YYYY-MM-DD` (UTC), included. Default: today. At most 366 days in all.'),
+  sort_by: Type.Optional(
+    StringEnum(['count', 'value'] as const, { description: 'Default count. Ties: by value.' }),
+  ),
+  sort: Type.Optional(StringEnum(['desc', 'asc'] as const, { description: 'Default desc' })),
+  per_page: Type.Optional(IntegerEnum(PER_PAGE, { description: 'Default 10' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'From 1' })),
+  format: Type.Optional(
+    StringEnum(['json', 'csv'] as const, {
+      description: 'Default json; csv answers the same rows as text/csv.',
+    }),
+  ),
+})
+export type StatsQuery = Static<typeof StatsQuery>
+
+export const StatRecord = Type.Object({
+  value: Nullable(
+    Type.String({ description: 'A day, an hour, a code, a name or a host; null: unknown.' }),
+  ),
+  count: Type.Integer({ description: 'Clicks.' }),
+})
+export type StatRecord = Static<typeof StatRecord>

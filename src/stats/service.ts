@@ -1,0 +1,68 @@
+/**
+ * The rules of the statistics API: only the link's owner reads them (anyone else gets the same
+ * 404 as for a missing link), the period is resolved and checked once, a name reads its own
+ * rows, and unknown values leave the service as `null`.
+ */
+import type { Page, PageRequest } from '../db/paging.js'
+import { NotFoundError, type FieldErrors } from '../shared/errors.js'
+import { dayOfInstant, resolvePeriod, type Period, type PeriodInput } from './period.js'
+import { STAT_SOURCES, type StatName, type StatRecord } from './schema.js'
+import { spansOf } from './spans.js'
+import type { StatOrder, StatsStore } from './store.js'
+
+export interface StatsDeps {
+  store: StatsStore
+  /** The user's own link (another user's link is not found, like a missing one). */
+  findLink(userId: number, linkId: number): Promise<{ id: number } | undefined>
+  now: () => number
+}
+
+export class StatsService {
+  constructor(private readonly deps: StatsDeps) {}
+
+  get store(): StatsStore {
+    return this.deps.store
+  }
+
+  now(): number {
+    return this.deps.now()
+  }
+
+  /** Today's UTC day. */
+  today(): string {
+    return dayOfInstant(this.deps.now())
+  }
+
+  /** The period asked for with its defaults, or `null` with the reasons in `errors`. */
+  period(input: PeriodInput, errors: FieldErrors): Period | null {
+    return resolvePeriod(input, this.today(), errors)
+  }
+
+  /** Throws the contract's 404 unless the link is the user's own. */
+  async checkOwner(userId: number, linkId: number): Promise<void> {
+    if (!(await this.deps.findLink(userId, linkId))) throw new NotFoundError()
+  }
+
+  /** One page of a statistic: `{value,count}` rows in the order asked for. */
+  async list(
+    linkId: number,
+    name: StatName,
+    period: Period,
+    order: StatOrder,
+    page: PageRequest,
+  ): Promise<Page<StatRecord>> {
+    const source = STAT_SOURCES[name]
+    const result = await this.deps.store.sums({
+      linkId,
+      spans: spansOf(period, source.dimension, source.monthly),
+      key: source.key,
+      order,
+      limit: page.perPage,
+      offset: (page.page - 1) * page.perPage,
+    })
+    return {
+      rows: result.rows.map((r) => ({ value: r.value === '' ? null : r.value, count: r.count })),
+      total: result.total,
+    }
+  }
+}

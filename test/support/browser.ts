@@ -1,0 +1,61 @@
+/**
+ * Real Chromium for the page tests: Debian's `chromium` driven by playwright-core (never a
+ * downloaded browser), the short domain `short.test` resolved to loopback, and a small local
+ * HTTP server to stand for destinations. Without Chromium the browser suites skip with a
+ * one-line reason, except under CI=true, where they fail.
+ */
+import { existsSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { chromium, type Browser } from 'playwright-core'
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export function chromiumCheck(): { ok: boolean; reason: string } {
+  if (existsSync(CHROMIUM)) return { ok: true, reason: '' }
+  const reason = `Chromium not found at ${CHROMIUM} (apt-get install chromium)`
+  if (process.env.CI === 'true') throw new Error(`${reason}; required under CI=true`)
+  console.warn(`skipping the browser tests: ${reason}`)
+  return { ok: false, reason }
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+      '--host-resolver-rules=MAP short.test 127.0.0.1',
+    ],
+  })
+}
+
+export interface Destination {
+  /** `http://127.0.0.1:<port>` */
+  origin: string
+  /** Paths requested so far, with their query. */
+  visits: string[]
+  close(): Promise<void>
+}
+
+/** A local web server standing for link destinations: every path answers a small page. */
+export async function startDestination(): Promise<Destination> {
+  const visits: string[] = []
+  const server: Server = createServer((request, response) => {
+    visits.push(request.url ?? '')
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    response.end(`<!doctype html><title>Landed</title><h1>Landed on ${request.url}</h1>`)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    visits,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+}
