@@ -96,7 +96,8 @@ export class RedirectEngine {
     if (link.disabled) return none(page(404, linkDisabledPage()))
     if (!preview && this.isExpired(link, now)) return none(this.expired(link))
     if (link.passwordHash !== null && !this.remembered('link', link, input.cookie, now)) {
-      const form = passwordPage({ alias: link.alias, formAction: `/${input.alias}`, kind: 'link' })
+      const formAction = withQuery(`/${input.alias}`, input.query)
+      const form = passwordPage({ alias: link.alias, formAction, kind: 'link' })
       return none(page(200, form))
     }
     if (preview) return none(page(200, this.preview(link)))
@@ -156,9 +157,16 @@ export class RedirectEngine {
     if (!('link' in found)) return found.outcome
     const { link } = found
     if (link.disabled) return page(404, linkDisabledPage())
-    const back = `/${input.alias}${input.query ? `?${input.query}` : ''}`
+    const back = withQuery(`/${input.alias}`, input.query)
     if (link.passwordHash === null) return redirect(303, back)
-    const outcome = await this.checkPassword(input.ip, link, 'link', link.passwordHash, password)
+    const outcome = await this.checkPassword(
+      input.ip,
+      link,
+      'link',
+      link.passwordHash,
+      password,
+      back,
+    )
     return outcome === 'ok' ? this.rememberAndGo('link', link, link.passwordTag, back) : outcome
   }
 
@@ -186,12 +194,14 @@ export class RedirectEngine {
   }
 
   /** Checks a password attempt under the per-visitor, per-link limit. */
+  /** `formAction`: where the form posts again after a wrong password (path and query). */
   async checkPassword(
     ip: string,
     link: RedirectLink,
     purpose: Purpose,
     hash: string,
     password: unknown,
+    formAction: string,
   ): Promise<'ok' | Outcome> {
     const key = `${purpose}:${link.id}:${ip}`
     const wait = await this.limits.passwords.blockedFor(key)
@@ -199,7 +209,6 @@ export class RedirectEngine {
     const given = typeof password === 'string' && password.length <= MAX_PASSWORD ? password : null
     if (given !== null && given !== '' && (await verifyPassword(given, hash))) return 'ok'
     await this.limits.passwords.hit(key)
-    const formAction = purpose === 'link' ? `/${link.alias}` : `/${link.alias}/stats`
     return page(
       200,
       passwordPage({
@@ -273,6 +282,11 @@ export class RedirectEngine {
       protected: link.passwordHash !== null,
     })
   }
+}
+
+/** A path with the request's query string kept. */
+export function withQuery(path: string, query: string): string {
+  return query ? `${path}?${query}` : path
 }
 
 function none(outcome: Outcome): Visit {

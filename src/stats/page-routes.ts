@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isApiPath } from '../http/error-handler.js'
 import { passwordPage, statsPage, statsPeriodErrorPage, statsPrivatePage } from '../pages/index.js'
-import type { RedirectEngine, VisitInput } from '../redirects/engine.js'
+import { withQuery, type RedirectEngine, type VisitInput } from '../redirects/engine.js'
 import { page, redirect, type Outcome } from '../redirects/outcome.js'
 import type { RedirectLink } from '../redirects/redirect-link.js'
 import { acceptPasswordForms, sendOutcome, visitInput } from '../redirects/visit-http.js'
@@ -64,7 +64,7 @@ export function statsPageRoutes(
     const { link, input } = found
     if (isPrivate(link)) return sendOutcome(reply, page(403, statsPrivatePage()))
     if (link.privacy === 2 && !engine.remembered('stats', link, input.cookie, stats.now())) {
-      const formAction = `/${link.alias}/stats${input.query ? `?${input.query}` : ''}`
+      const formAction = withQuery(`/${link.alias}/stats`, input.query)
       return sendOutcome(
         reply,
         page(200, passwordPage({ alias: link.alias, formAction, kind: 'stats' })),
@@ -79,11 +79,18 @@ export function statsPageRoutes(
       const found = await linkOf(request, reply)
       if (!('link' in found)) return found.done
       const { link, input } = found
-      const back = `/${link.alias}/stats${input.query ? `?${input.query}` : ''}`
+      const back = withQuery(`/${link.alias}/stats`, input.query)
       const hash = link.privacy === 2 ? link.privacyPasswordHash : null
       if (hash === null) return sendOutcome(reply, redirect(303, back))
       const body = request.body as Record<string, unknown> | undefined
-      const outcome = await engine.checkPassword(input.ip, link, 'stats', hash, body?.password)
+      const outcome = await engine.checkPassword(
+        input.ip,
+        link,
+        'stats',
+        hash,
+        body?.password,
+        back,
+      )
       return sendOutcome(
         reply,
         outcome === 'ok'

@@ -12,8 +12,8 @@ export type TableName = keyof Database & string
 export interface TableSpec {
   /**
    * `id`: read in id order (ids are kept, and they are the rowid on SQLite). `null`: a table
-   * without an id, read in storage order, which is insertion order for the append-mostly
-   * tables that have none.
+   * without an id, read in storage order: insertion order for the tables that have a rowid,
+   * primary-key order for `click_stats` on SQLite (a WITHOUT ROWID table since migration 0003).
    */
   readonly orderBy: 'id' | null
 }

@@ -50,6 +50,16 @@ describe('password links', () => {
     expect(res.body).not.toContain('secret-place')
   })
 
+  it("keep the short URL's query in the form's action, before and after a wrong password", async () => {
+    const { alias } = await protectedLink()
+    const form = await s.send(`/${alias}?utm_source=mail&x=1`, { headers: from('203.0.113.9') })
+    expect(form.body).toContain(`action="/${alias}?utm_source=mail&amp;x=1"`)
+    const again = await submit(alias, 'wrong', '203.0.113.9', '?utm_source=mail&x=1')
+    expect(again.body).toContain(`action="/${alias}?utm_source=mail&amp;x=1"`)
+    const ok = await submit(alias, 'open sesame', '203.0.113.9', '?utm_source=mail&x=1')
+    expect(ok.headers.location).toBe(`/${alias}?utm_source=mail&x=1`)
+  })
+
   it('re-show the form with an error after a wrong password', async () => {
     const { alias } = await protectedLink()
     const res = await submit(alias, 'wrong')
