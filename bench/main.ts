@@ -2,7 +2,7 @@
  * `npm run bench`: measures, prints and explains. Scenarios run one after another on this
  * machine; every figure comes from this run. Settings: BENCH_ROUNDS (3), BENCH_SECONDS (5),
  * BENCH_CONNECTIONS (50), BENCH_ONLY (comma list of scenario names: redirect-1k, redirect-1m,
- * redirect-bots, stats), BENCH_STATS_CLICKS (1,000,000).
+ * redirect-2w, redirect-bots, stats), BENCH_STATS_CLICKS (1,000,000).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
@@ -68,6 +68,23 @@ async function main(): Promise<void> {
           dbPath,
           paths: hotPaths(stored),
           userAgent: BROWSER,
+        },
+        settings,
+      ),
+    )
+    printRedirect(reports.at(-1)!)
+  }
+  if (wanted('redirect-2w')) {
+    const dbPath = join(settings.dir, 'two-workers.db')
+    await seedDatabase(dbPath, 1000)
+    reports.push(
+      await redirectBench(
+        {
+          name: 'redirect-2w: as redirect-1k, served by `slink serve --workers 2`',
+          dbPath,
+          paths: hotPaths(1000),
+          userAgent: BROWSER,
+          serveArgs: ['--workers', '2'],
         },
         settings,
       ),
