@@ -4,15 +4,13 @@
  */
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
-import { parseArgs } from 'node:util'
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../config.js'
 import { DatabaseUnavailableError, openDatabase } from '../db/connect.js'
 import { migrate } from '../db/migrate.js'
 import { createServices, type Services } from '../services.js'
 import { ValidationError } from '../shared/errors.js'
 import { UserInputError } from '../users/service.js'
-
-export class UsageError extends Error {}
+import { parseCommand, UsageError } from './args.js'
 
 const USAGE = `usage: slink <command>
 
@@ -29,35 +27,6 @@ const USAGE = `usage: slink <command>
                                            write every table to a dump (stdout without --to)
   import [--from FILE] [--to-database URL] [--progress | --no-progress]
                                            load a dump into an empty database (stdin without --from)`
-
-type Options = Record<string, { type: 'string' }>
-
-function parse(args: string[], options: Options, positionals: number) {
-  const { tokens } = parseArgs({
-    args,
-    options,
-    allowPositionals: true,
-    strict: false,
-    tokens: true,
-  })
-  const values: Record<string, string | undefined> = {}
-  const found: string[] = []
-  for (const token of tokens) {
-    if (token.kind === 'positional') found.push(token.value)
-    if (token.kind !== 'option') continue
-    if (!(token.name in options)) throw new UsageError(`unknown option ${token.rawName}`)
-    if (token.value === undefined) throw new UsageError(`${token.rawName} needs a value`)
-    values[token.name] = token.value
-  }
-  if (found.length !== positionals) {
-    throw new UsageError(
-      positionals === 0
-        ? `unexpected argument "${found[0]}"`
-        : `expected ${positionals} argument${positionals > 1 ? 's' : ''}, got ${found.length}`,
-    )
-  }
-  return { values, positionals: found }
-}
 
 function workerCount(raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 64) {
@@ -103,7 +72,7 @@ export async function run(
 
   switch (key) {
     case 'serve': {
-      const { values } = parse(args, { workers: { type: 'string' } }, 0)
+      const { values } = parseCommand(args, { values: ['workers'] })
       const workers =
         values.workers === undefined ? availableParallelism() : workerCount(values.workers)
       const config = loadConfig()
@@ -125,7 +94,7 @@ export async function run(
       return
     }
     case 'migrate': {
-      parse(args, {}, 0)
+      parseCommand(args, {})
       const config = loadConfig()
       const db = openDatabase(config.database)
       try {
@@ -137,16 +106,7 @@ export async function run(
       return
     }
     case 'user create': {
-      const { values } = parse(
-        args,
-        {
-          email: { type: 'string' },
-          name: { type: 'string' },
-          timezone: { type: 'string' },
-          'api-key': { type: 'string' },
-        },
-        0,
-      )
+      const { values } = parseCommand(args, { values: ['email', 'name', 'timezone', 'api-key'] })
       const email = required(values, 'email')
       const apiKey = await withServices(async (services) => {
         const created = await services.users.createUser({
@@ -161,19 +121,19 @@ export async function run(
       return
     }
     case 'key create': {
-      const { values } = parse(args, { email: { type: 'string' } }, 0)
+      const { values } = parseCommand(args, { values: ['email'] })
       const email = required(values, 'email')
       out(await withServices((services) => services.users.createKey(email)))
       return
     }
     case 'key revoke': {
-      const { positionals } = parse(args, {}, 1)
+      const { positionals } = parseCommand(args, { positionals: 1 })
       await withServices((services) => services.users.revokeKey(positionals[0]!))
       out('revoked')
       return
     }
     case 'domain add': {
-      const { values, positionals } = parse(args, { email: { type: 'string' } }, 1)
+      const { values, positionals } = parseCommand(args, { values: ['email'], positionals: 1 })
       const domain = await withServices(async (services) =>
         services.domains.create(await userIdFor(services, values.email), { name: positionals[0]! }),
       )
@@ -183,7 +143,7 @@ export async function run(
       return
     }
     case 'domain list': {
-      parse(args, {}, 0)
+      parseCommand(args, {})
       const domains = await withServices((services) => services.domains.listAll())
       out('id\tname\turl\towner')
       for (const d of domains)

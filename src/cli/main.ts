@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** Entry point of the `slink` command. */
-import { describeFailure, run, UsageError } from './commands.js'
+import { UsageError } from './args.js'
+import { describeFailure, run } from './commands.js'
 
 run(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`slink: ${describeFailure(error)}\n`)

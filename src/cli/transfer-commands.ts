@@ -10,7 +10,7 @@ import { dumpLines } from '../transfer/dump-lines.js'
 import { exportDatabase } from '../transfer/export-database.js'
 import { importDatabase, SchemaUpdateError } from '../transfer/import-database.js'
 import { createProgress, formatCount } from '../transfer/progress.js'
-import { UsageError } from './commands.js'
+import { UsageError } from './args.js'
 import { database, flags, onInterrupt, reach } from './transfer-setup.js'
 
 const seconds = (s: number) => `${s.toFixed(1)} s`

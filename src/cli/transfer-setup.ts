@@ -3,11 +3,10 @@
  * `--no-progress` besides the named ones), the database a flag or DATABASE_URL names, a first
  * query that turns an unreachable database into one clear line, and clean-up on SIGINT/SIGTERM.
  */
-import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
 import { ConfigError, loadConfig, parseDatabaseUrl, type DatabaseConfig } from '../config.js'
 import { DatabaseUnavailableError, type Db } from '../db/connect.js'
-import { UsageError } from './commands.js'
+import { parseCommand, UsageError } from './args.js'
 
 export interface Flags {
   values: Record<string, string | undefined>
@@ -16,33 +15,9 @@ export interface Flags {
 }
 
 export function flags(args: string[], names: string[]): Flags {
-  const options = Object.fromEntries([
-    ...names.map((name) => [name, { type: 'string' as const }]),
-    ['progress', { type: 'boolean' as const }],
-    ['no-progress', { type: 'boolean' as const }],
-  ])
-  const { tokens } = parseArgs({
-    args,
-    options,
-    allowPositionals: true,
-    strict: false,
-    tokens: true,
-  })
-  const found: Flags = { values: {}, progress: undefined }
-  for (const token of tokens) {
-    if (token.kind === 'positional') throw new UsageError(`unexpected argument "${token.value}"`)
-    if (token.kind !== 'option') continue
-    if (!(token.name in options)) throw new UsageError(`unknown option ${token.rawName}`)
-    if (token.name === 'progress' || token.name === 'no-progress') {
-      if (token.value !== undefined) throw new UsageError(`${token.rawName} takes no value`)
-      found.progress = token.name === 'progress'
-      continue
-    }
-    if (token.value === undefined || token.value === '')
-      throw new UsageError(`${token.rawName} needs a value`)
-    found.values[token.name] = token.value
-  }
-  return found
+  const parsed = parseCommand(args, { values: names, switches: ['progress', 'no-progress'] })
+  const last = parsed.switches.at(-1)
+  return { values: parsed.values, progress: last === undefined ? undefined : last === 'progress' }
 }
 
 export function database(flag: string | undefined, name: string): DatabaseConfig {

@@ -22,7 +22,7 @@ import { verifyPassword } from '../shared/secrets.js'
 import { isoMicro } from '../shared/time.js'
 import type { AttemptLimiter } from './attempt-limiter.js'
 import type { LinkDirectory } from './link-directory.js'
-import { page, redirect, type Outcome } from './outcome.js'
+import { page, redirect, withQuery, type Outcome } from './outcome.js'
 import { mergeQuery } from './query-merge.js'
 import type { RedirectLink } from './redirect-link.js'
 import {
@@ -282,11 +282,6 @@ export class RedirectEngine {
       protected: link.passwordHash !== null,
     })
   }
-}
-
-/** A path with the request's query string kept. */
-export function withQuery(path: string, query: string): string {
-  return query ? `${path}?${query}` : path
 }
 
 function none(outcome: Outcome): Visit {

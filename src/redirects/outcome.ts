@@ -14,3 +14,8 @@ export function page(status: number, rendered: RenderedPage, retryAfter?: number
     ? { kind: 'page', status, page: rendered }
     : { kind: 'page', status, page: rendered, retryAfter }
 }
+
+/** A path with the request's query string kept. */
+export function withQuery(path: string, query: string): string {
+  return query ? `${path}?${query}` : path
+}
