@@ -22,7 +22,7 @@ export interface RunningService {
   stop(): Promise<void>
 }
 
-export interface ServiceOptions {
+export interface StartOptions {
   /** A cluster worker: the primary has migrated and set up; changes go through the primary. */
   worker?: boolean
 }
@@ -47,7 +47,7 @@ export async function prepareDatabase(config: Config, say: (line: string) => voi
 export async function startService(
   config: Config,
   say: (line: string) => void = console.log,
-  options: ServiceOptions = {},
+  options: StartOptions = {},
 ): Promise<RunningService> {
   if (!options.worker) await prepareDatabase(config, say)
   const db = openDatabase(config.database)

@@ -1,3 +1,4 @@
+import type { ClicksTable } from '../db/types.js'
 /**
  * A click as the redirect hands it over, after the response is on its way: the raw request
  * facts only. Country, platform, browser, device, language, referrer host and the salted
@@ -15,18 +16,8 @@ export interface ClickEvent {
   referer: string | undefined
 }
 
-/** What one click keeps in the database. */
-export interface ClickRow {
-  link_id: number
-  at: number
-  country: string | null
-  platform: string | null
-  browser: string | null
-  device: string | null
-  language: string | null
-  referrer: string | null
-  visitor: string
-}
+/** What one click keeps in the database: a row of the click log. */
+export type ClickRow = ClicksTable
 
 /** The statistic dimensions kept per link and day (`total` is the day's click count). */
 export const DIMENSIONS = [

@@ -183,7 +183,10 @@ export class SqlLinkStore implements LinkStore {
   }
 }
 
-/** The SQL form of a link's status (see links/status.ts for the same rule in code). */
+/**
+ * The SQL form of a link's status (the redirect applies the same rule to a cached link:
+ * RedirectEngine.isExpired).
+ */
 function statusCondition(status: LinkStatus, now: number) {
   if (status === 'disabled') return sql<boolean>`disabled = 1`
   const expired = sql`((ends_at is not null and ends_at <= ${now}) or (coalesce(expiration_clicks, 0) > 0 and clicks >= expiration_clicks))`

@@ -256,16 +256,9 @@ export class RedirectEngine {
 
   private preview(link: RedirectLink) {
     const lists = link.targetLists
-    const entries =
-      link.targetType === 1
-        ? lists.country
-        : link.targetType === 2
-          ? lists.platform
-          : link.targetType === 3
-            ? lists.language
-            : link.targetType === 4
-              ? lists.rotation
-              : null
+    // target_type 1 to 4 name the lists in this order; 0 (none) shows no rules.
+    const active = [null, lists.country, lists.platform, lists.language, lists.rotation]
+    const entries = active[link.targetType] ?? null
     const names = ['', 'Country', 'Platform', 'Language', 'Rotation']
     return previewPage({
       shortUrl: link.shortUrl,
