@@ -5,6 +5,7 @@
  * connection, so a DNS answer cannot change between the check and the request.
  */
 import { lookup } from 'node:dns/promises'
+import { decodeHTML } from 'entities'
 import http from 'node:http'
 import https from 'node:https'
 import type { LookupFunction } from 'node:net'
@@ -17,32 +18,10 @@ export interface TitleFetchOptions {
   maxRedirects?: number
 }
 
-const ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-}
-
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code =
-        name[1] === 'x' || name[1] === 'X'
-          ? parseInt(name.slice(2), 16)
-          : parseInt(name.slice(1), 10)
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole
-    }
-    return ENTITIES[name.toLowerCase()] ?? whole
-  })
-}
-
 export function extractTitle(html: string): string | null {
   const match = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)
   if (!match) return null
-  const title = decodeEntities(match[1]!).replace(/\s+/g, ' ').trim()
+  const title = decodeHTML(match[1]!).replace(/\s+/g, ' ').trim()
   return title === '' ? null : title.slice(0, 255)
 }
 

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../support/app.js'
+import { startPagesServer, type PagesServer } from '../support/pages-server.js'
+
+let t: TestApp
+let site: PagesServer
+
+beforeAll(async () => {
+  site = await startPagesServer()
+  site.html('/spring', '<title>Spring sale</title>')
+  site.html('/autumn', '<title>Autumn sale</title>')
+  // The destination is a local server, so this app may fetch from loopback.
+  t = await createTestApp({}, { titleFetch: { allowPrivate: true, timeoutMs: 2000 } })
+})
+afterAll(async () => {
+  await t.close()
+  await site.close()
+})
+
+type Link = { id: number; title: string | null }
+
+async function create(form: Record<string, string | number>): Promise<Link> {
+  const res = await t.call('POST', '/api/v1/links', {
+    form: { domain_id: t.defaultDomainId, ...form },
+  })
+  expect(res.statusCode).toBe(201)
+  return (res.json() as { data: Link }).data
+}
+
+async function titleOf(id: number): Promise<string | null> {
+  await t.services.titles!.idle()
+  return ((await t.call('GET', `/api/v1/links/${id}`)).json() as { data: Link }).data.title
+}
+
+describe('link titles from the destination page', () => {
+  it('answers at once and fills the title in the background', async () => {
+    const link = await create({ url: `${site.origin}/spring` })
+    expect(link.title).toBeNull()
+    expect(await titleOf(link.id)).toBe('Spring sale')
+  })
+
+  it('fetches the new page when the url changes', async () => {
+    const link = await create({ url: `${site.origin}/spring` })
+    await titleOf(link.id)
+    expect(
+      (
+        await t.call('PATCH', `/api/v1/links/${link.id}`, {
+          form: { url: `${site.origin}/autumn` },
+        })
+      ).statusCode,
+    ).toBe(200)
+    expect(await titleOf(link.id)).toBe('Autumn sale')
+  })
+
+  it('never overwrites a title the client sent, not even when the url changes', async () => {
+    const link = await create({ url: `${site.origin}/spring`, title: 'My own title' })
+    expect(await titleOf(link.id)).toBe('My own title')
+    await t.call('PATCH', `/api/v1/links/${link.id}`, { form: { url: `${site.origin}/autumn` } })
+    expect(await titleOf(link.id)).toBe('My own title')
+  })
+
+  it('fetches again after the client clears its title', async () => {
+    const link = await create({ url: `${site.origin}/autumn`, title: 'Mine' })
+    await t.call('PATCH', `/api/v1/links/${link.id}`, { form: { title: '' } })
+    expect(await titleOf(link.id)).toBe('Autumn sale')
+  })
+
+  it('leaves the title empty when the page cannot be read', async () => {
+    const link = await create({ url: `${site.origin}/no-such-page` })
+    expect(await titleOf(link.id)).toBeNull()
+  })
+})
