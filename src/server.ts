@@ -11,7 +11,13 @@ import { migrate } from './db/migrate.js'
 import { connectRedis } from './cluster/redis.js'
 import { relayOverRedis, relayThroughPrimary } from './cluster/relays.js'
 import { createRedirects, type Redirects } from './redirects/setup.js'
+import { SIGN_IN_LIMITS } from './dashboard/sign-in-limits.js'
+import { RedisAttemptLimiter } from './cluster/redis-limiter.js'
+import { MemoryAttemptLimiter } from './redirects/attempt-limiter.js'
 import { createServices, serviceOptionsFrom, type Services } from './services.js'
+import { IDLE_TIMEOUT_MS } from './sessions/service.js'
+import { RedisSessionStore } from './sessions/redis-store.js'
+import { passwordLink } from './users/accounts.js'
 
 export interface RunningService {
   app: FastifyInstance
@@ -35,9 +41,16 @@ export async function prepareDatabase(config: Config, say: (line: string) => voi
     const services = createServices(db, { titleFetch: false })
     const first = await services.users.ensureFirstUser(config.initialApiKey)
     await services.domains.ensureDefault(config.publicUrl)
-    if (first?.apiKey) {
-      say(`Created the first user (${first.email}). Its API key, shown only this once:`)
-      say(first.apiKey)
+    if (first) {
+      if (first.apiKey) {
+        say(`Created the first user (${first.email}). Its API key, shown only this once:`)
+        say(first.apiKey)
+      } else {
+        say(`Created the first user (${first.email}); its key is INITIAL_API_KEY.`)
+      }
+      const token = await services.accounts.issueToken(first.userId)
+      say('Set its password and sign in to the dashboard (one-time link, valid 24 hours):')
+      say(passwordLink(config.publicUrl, token))
     }
   } finally {
     await db.close()
@@ -51,10 +64,13 @@ export async function startService(
 ): Promise<RunningService> {
   if (!options.worker) await prepareDatabase(config, say)
   const db = openDatabase(config.database)
-  const services = createServices(db, serviceOptionsFrom(config))
-  const defaultDomain = await services.domains.ensureDefault(config.publicUrl)
   const log = (message: string) => (error: unknown) => app.log.error({ err: error }, message)
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log('Redis is unreachable')) : null
+  const services = createServices(db, {
+    ...serviceOptionsFrom(config),
+    ...(redis ? { sessionStore: new RedisSessionStore(redis, IDLE_TIMEOUT_MS / 1000) } : {}),
+  })
+  const defaultDomain = await services.domains.ensureDefault(config.publicUrl)
   const subscriber = config.redisUrl ? connectRedis(config.redisUrl, () => {}, true) : null
   const stopRelay =
     redis && subscriber
@@ -67,10 +83,18 @@ export async function startService(
     shared: options.worker === true || config.database.kind === 'postgres',
     onFlushError: log('writing clicks failed; will retry'),
   })
+  const signInLimiter = (name: string, max: number) =>
+    redis
+      ? new RedisAttemptLimiter(redis, name, max, SIGN_IN_LIMITS.windowMs)
+      : new MemoryAttemptLimiter(max, SIGN_IN_LIMITS.windowMs)
   const app = await buildApp({
     config,
     services,
     redirects,
+    signInLimits: {
+      accounts: signInLimiter('signin-accounts', SIGN_IN_LIMITS.accounts),
+      addresses: signInLimiter('signin-addresses', SIGN_IN_LIMITS.addresses),
+    },
     defaultDomainId: () => defaultDomain.id,
     ...(redis ? { rateLimitRedis: redis } : {}),
   })
