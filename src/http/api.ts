@@ -53,7 +53,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   }
   registerAuth(app, services.users)
   const publicUrl = config.publicUrl
-  linkRoutes(app, services.links, services.presenter, publicUrl)
+  linkRoutes(app, services.links, services.presenter, publicUrl, options.defaultDomainId)
   pixelRoutes(app, services.pixels, publicUrl)
   spaceRoutes(app, services.spaces, publicUrl)
   domainRoutes(app, services.domains, publicUrl)
