@@ -9,8 +9,13 @@ import { DatabaseUnavailableError, openDatabase } from '../db/connect.js'
 import { migrate } from '../db/migrate.js'
 import { createServices, type Services } from '../services.js'
 import { ValidationError } from '../shared/errors.js'
+import { connectRedis } from '../cluster/redis.js'
+import { IDLE_TIMEOUT_MS } from '../sessions/service.js'
+import { RedisSessionStore } from '../sessions/redis-store.js'
+import { passwordLink, passwordProblem } from '../users/accounts.js'
 import { UserInputError } from '../users/service.js'
 import { parseCommand, UsageError } from './args.js'
+import { readSecret, SecretInputError } from './secret-input.js'
 
 const USAGE = `usage: slink <command>
 
@@ -19,6 +24,9 @@ const USAGE = `usage: slink <command>
   migrate                                  create or update the database schema
   user create --email E [--name N] [--timezone TZ] [--api-key K]
                                            create a user and print its API key
+  user password --email E                  set a user's dashboard password, read from standard
+                                           input (not echoed on a terminal); ends their sessions
+  user reset-link --email E                print a one-time link (valid 24 hours) to set a password
   key create --email E                     print a new API key for a user
   key revoke KEY_OR_PREFIX                 revoke a key (or its unique prefix, 8+ characters)
   domain add HOST [--email E]              add a domain (no email: global, usable by everyone)
@@ -52,6 +60,25 @@ async function withServices<T>(run: (services: Services) => Promise<T>): Promise
   }
 }
 
+/** Like withServices, with the sessions where the service keeps them (Redis when configured). */
+async function withAccountServices<T>(run: (services: Services) => Promise<T>): Promise<T> {
+  const config = loadConfig()
+  const db = openDatabase(config.database)
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, () => {}) : null
+  try {
+    await migrate(db)
+    return await run(
+      createServices(db, {
+        titleFetch: false,
+        ...(redis ? { sessionStore: new RedisSessionStore(redis, IDLE_TIMEOUT_MS / 1000) } : {}),
+      }),
+    )
+  } finally {
+    await redis?.quit().catch(() => {})
+    await db.close()
+  }
+}
+
 async function userIdFor(services: Services, email: string | undefined): Promise<number | null> {
   if (email === undefined) return null
   const user = await services.stores.users.findByEmail(email)
@@ -59,9 +86,17 @@ async function userIdFor(services: Services, email: string | undefined): Promise
   return user.id
 }
 
+export interface CommandInput {
+  /** The new password of `user password`. */
+  password(): Promise<string>
+}
+
+const STANDARD_INPUT: CommandInput = { password: () => readSecret('New password: ') }
+
 export async function run(
   argv: string[],
   out: (line: string) => void = console.log,
+  input: CommandInput = STANDARD_INPUT,
 ): Promise<void> {
   const [command, sub, ...rest] = argv
   const key =
@@ -118,6 +153,29 @@ export async function run(
         return created.apiKey
       })
       out(apiKey)
+      return
+    }
+    case 'user password': {
+      const { values } = parseCommand(args, { values: ['email'] })
+      const email = required(values, 'email')
+      const password = await input.password()
+      const problem = passwordProblem(password)
+      if (problem) throw new UserInputError(problem)
+      await withAccountServices(async (services) => {
+        const user = await services.accounts.findByEmail(email)
+        await services.accounts.setPassword(user.id, password)
+      })
+      out(`password set for ${email}; their sessions have ended`)
+      return
+    }
+    case 'user reset-link': {
+      const { values } = parseCommand(args, { values: ['email'] })
+      const email = required(values, 'email')
+      const config = loadConfig()
+      const token = await withServices(async (services) =>
+        services.accounts.issueToken((await services.accounts.findByEmail(email)).id),
+      )
+      out(passwordLink(config.publicUrl, token))
       return
     }
     case 'key create': {
@@ -185,6 +243,7 @@ export function describeFailure(error: unknown): string {
     error instanceof UsageError ||
     error instanceof ConfigError ||
     error instanceof UserInputError ||
+    error instanceof SecretInputError ||
     error instanceof DatabaseUnavailableError
   ) {
     return error.message
