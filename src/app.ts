@@ -5,6 +5,7 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import AjvCompiler from '@fastify/ajv-compiler'
+import cluster from 'node:cluster'
 import { createServer } from 'node:http'
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Config, TrustProxy } from './config.js'
@@ -21,6 +22,7 @@ import { clientAddress } from './redirects/client.js'
 import { fastPath, type Listener } from './redirects/fast-path.js'
 import { redirectRoutes } from './redirects/routes.js'
 import type { Redirects } from './redirects/setup.js'
+import type { Counters } from './limits/window-counters.js'
 import type { Services } from './services.js'
 import { sharedSecret } from './shared/settings.js'
 import { FORMATS } from './shared/formats.js'
@@ -36,7 +38,8 @@ export interface AppOptions {
   config: Config
   services: Services
   defaultDomainId: () => number | null
-  rateLimitRedis?: import('ioredis').Redis
+  /** Where limits are counted (this process when absent; see src/limits/). */
+  counters?: Counters
   /** The redirect engine; without it the app serves only the API (tests of the API alone). */
   redirects?: Redirects
   /** Sign-in limits of the dashboard (default: in this process, see SIGN_IN_LIMITS). */
@@ -137,14 +140,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transformSpecificationClone: true,
   })
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
-  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }))
+  // In a cluster worker the answer names the worker (1 to N), so an operator or a test can
+  // tell which process holds a connection.
+  const worker = cluster.isWorker && cluster.worker ? { worker: cluster.worker.id } : {}
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', ...worker }))
 
   await app.register(apiV1, {
     prefix: '/api/v1',
     config,
     services: options.services,
     defaultDomainId: options.defaultDomainId,
-    ...(options.rateLimitRedis ? { rateLimitRedis: options.rateLimitRedis } : {}),
+    ...(options.counters ? { counters: options.counters } : {}),
   })
 
   const dashboard = createDashboard({
