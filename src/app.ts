@@ -17,12 +17,12 @@ import { strictlyCoercing } from './http/coercion.js'
 import { isApiPath, sendError, sendRawError } from './http/error-handler.js'
 import { apiNotFound, trackRoutes } from './http/not-found.js'
 import { notFoundPage } from './pages/index.js'
-import { MemoryAttemptLimiter } from './redirects/attempt-limiter.js'
+import { CountingAttemptLimiter } from './redirects/attempt-limiter.js'
 import { clientAddress } from './redirects/client.js'
 import { fastPath, type Listener } from './redirects/fast-path.js'
 import { redirectRoutes } from './redirects/routes.js'
 import type { Redirects } from './redirects/setup.js'
-import type { Counters } from './limits/window-counters.js'
+import { MemoryCounters, type Counters } from './limits/window-counters.js'
 import type { Services } from './services.js'
 import { sharedSecret } from './shared/settings.js'
 import { FORMATS } from './shared/formats.js'
@@ -51,6 +51,16 @@ function fastifyTrustProxy(
   trust: TrustProxy,
 ): boolean | string[] | ((address: string, hop: number) => boolean) {
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust
+}
+
+/** The sign-in limits counted where the other limits are. */
+export function signInLimits(counters: Counters): SignInLimits {
+  const limiter = (name: string, max: number) =>
+    new CountingAttemptLimiter(counters, name, max, SIGN_IN_LIMITS.windowMs)
+  return {
+    accounts: limiter('signin-accounts', SIGN_IN_LIMITS.accounts),
+    addresses: limiter('signin-addresses', SIGN_IN_LIMITS.addresses),
+  }
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -157,10 +167,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     config,
     services: options.services,
     csrfSecret: await sharedSecret(options.services.db, 'csrf_secret'),
-    limits: options.signInLimits ?? {
-      accounts: new MemoryAttemptLimiter(SIGN_IN_LIMITS.accounts, SIGN_IN_LIMITS.windowMs),
-      addresses: new MemoryAttemptLimiter(SIGN_IN_LIMITS.addresses, SIGN_IN_LIMITS.windowMs),
-    },
+    limits: options.signInLimits ?? signInLimits(options.counters ?? new MemoryCounters()),
   })
   dashboard.routes(app)
 

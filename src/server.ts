@@ -4,7 +4,7 @@
  * flight, finish background work, close the database).
  */
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from './app.js'
+import { buildApp, signInLimits } from './app.js'
 import type { Config } from './config.js'
 import { openDatabase } from './db/connect.js'
 import { migrate } from './db/migrate.js'
@@ -14,9 +14,6 @@ import { RedisCounters } from './cluster/redis-counters.js'
 import { relayOverRedis, relayThroughPrimary } from './cluster/relays.js'
 import { MemoryCounters, type Counters } from './limits/window-counters.js'
 import { createRedirects, type Redirects } from './redirects/setup.js'
-import { SIGN_IN_LIMITS } from './dashboard/sign-in-limits.js'
-import { RedisAttemptLimiter } from './cluster/redis-limiter.js'
-import { MemoryAttemptLimiter } from './redirects/attempt-limiter.js'
 import { createServices, serviceOptionsFrom, type Services } from './services.js'
 import { IDLE_TIMEOUT_MS } from './sessions/service.js'
 import { RedisSessionStore } from './sessions/redis-store.js'
@@ -93,18 +90,11 @@ export async function startService(
     shared: options.worker === true || config.database.kind === 'postgres',
     onFlushError: log('writing clicks failed; will retry'),
   })
-  const signInLimiter = (name: string, max: number) =>
-    redis
-      ? new RedisAttemptLimiter(redis, name, max, SIGN_IN_LIMITS.windowMs)
-      : new MemoryAttemptLimiter(max, SIGN_IN_LIMITS.windowMs)
   const app = await buildApp({
     config,
     services,
     redirects,
-    signInLimits: {
-      accounts: signInLimiter('signin-accounts', SIGN_IN_LIMITS.accounts),
-      addresses: signInLimiter('signin-addresses', SIGN_IN_LIMITS.addresses),
-    },
+    signInLimits: signInLimits(counters),
     defaultDomainId: () => defaultDomain.id,
     counters,
   })
