@@ -70,7 +70,20 @@ export function createServices(db: Db, options: ServiceOptions) {
     spaces: new SpaceService(stores.spaces, linkKeys, changes, now),
     pixels: new PixelService(stores.pixels, linkKeys, changes, now),
     links,
-    overview: new AccountOverviewService(new SqlAccountTotalsStore(db), links, presenter, now),
+    overview: new AccountOverviewService(
+      new SqlAccountTotalsStore(db),
+      links,
+      presenter,
+      now,
+      async (userId) =>
+        (
+          await stores.spaces.list(
+            userId,
+            { sortBy: 'name' },
+            { page: 1, perPage: 100, sort: 'asc' },
+          )
+        ).rows,
+    ),
     stats: new StatsService({
       store: new SqlStatsStore(db),
       findLink: (userId, linkId) => stores.links.find(userId, linkId),

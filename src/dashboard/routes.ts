@@ -13,10 +13,16 @@ import { readCookie } from '../redirects/remembered-password.js'
 import type { Services } from '../services.js'
 import { ABSOLUTE_TIMEOUT_MS, type Session } from '../sessions/service.js'
 import { passwordProblem } from '../users/accounts.js'
+import { acceptAliases } from '../http/aliases.js'
+import { pageRequest } from '../http/paging.js'
+import { schemaErrors } from '../http/validation.js'
+import { LINK_LIST_ALIASES, linkFilterOf } from '../links/list-query.js'
+import { LinkListQuery } from '../links/schema.js'
 import { UserInputError } from '../users/service.js'
 import { accountPage, adminPage, comingPage, type PasswordChangeErrors } from './account-pages.js'
 import { assetRoutes } from './assets.js'
 import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
+import { linksPage, linksQueryErrorPage } from './links-page.js'
 import { overviewPage } from './overview-page.js'
 import {
   csrfFailedPage,
@@ -54,6 +60,13 @@ function field(body: unknown, name: string): string {
   if (typeof body !== 'object' || body === null) return ''
   const value = (body as Form)[name]
   return typeof value === 'string' ? value : ''
+}
+
+async function dropEmptyFields(request: FastifyRequest): Promise<void> {
+  const query = request.query
+  if (typeof query !== 'object' || query === null) return
+  for (const [name, value] of Object.entries(query))
+    if (value === '') Reflect.deleteProperty(query, name)
 }
 
 function send(reply: FastifyReply, status: number, page: RenderedPage): FastifyReply {
@@ -274,8 +287,52 @@ export function createDashboard(options: DashboardOptions) {
             return send(reply, 200, adminPage(viewerOf(me), await services.accounts.listUsers()))
           })
 
+          const listAliases = acceptAliases('query', {
+            ...LINK_LIST_ALIASES,
+            names: { by: 'search_by', ...LINK_LIST_ALIASES.names },
+          })
+          dashboard.get(
+            '/links',
+            {
+              // A GET form sends its empty fields too: an empty field is no filter.
+              preValidation: [dropEmptyFields, listAliases],
+              attachValidation: true,
+              schema: { hide: true, querystring: LinkListQuery },
+            },
+            async (request, reply) => {
+              const me = signedInOf(request)
+              if (request.validationError) {
+                const errors = schemaErrors(request)
+                return send(reply, 422, linksQueryErrorPage(viewerOf(me), errors.messages))
+              }
+              const query = request.query as LinkListQuery
+              const paging = pageRequest(query)
+              const [found, spaces] = await Promise.all([
+                services.overview.linkPage(me.user.id, linkFilterOf(query), paging),
+                services.overview.spaces(me.user.id),
+              ])
+              const search = new URLSearchParams()
+              for (const [name, value] of Object.entries(query)) {
+                if (name !== 'page' && value !== undefined) search.set(name, String(value))
+              }
+              return send(
+                reply,
+                200,
+                linksPage(viewerOf(me), {
+                  query,
+                  search,
+                  records: found.records,
+                  total: found.total,
+                  page: paging.page,
+                  perPage: paging.perPage,
+                  spaces,
+                  now: services.stats.now(),
+                }),
+              )
+            },
+          )
+
           const coming = [
-            ['links', 'Links'],
             ['pixels', 'Pixels'],
             ['spaces', 'Spaces'],
             ['domains', 'Domains'],

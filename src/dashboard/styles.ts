@@ -24,8 +24,20 @@ body.app main{max-width:72rem;margin:0 auto;background:transparent;border:0;padd
 .columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:0 1rem}
 .table-scroll{overflow-x:auto}
 .nowrap{white-space:nowrap}
+.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
+.filter label{margin:0 0 .25rem;font-size:.9rem}
+.filter.grow{flex:1 1 14rem}
+select{font:inherit;padding:.55rem .5rem;border:1px solid var(--line);border-radius:8px;background:var(--card);color:inherit}
+.link-title{display:block}
+.link-url{display:block}
+.pager{display:flex;gap:1rem;align-items:center;justify-content:center;margin:1rem 0}
 .link-space{display:block}
 .notice{border-left:4px solid var(--accent);padding:.4rem .8rem;background:var(--bg);border-radius:4px}
 .field-error{color:var(--error);font-weight:600;margin:.3rem 0 0}
 a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+@media (max-width:40rem){.cards thead{position:absolute;left:-9999px}
+.cards tr{display:block;border-bottom:1px solid var(--line);padding:.5rem 0}
+.cards td{display:block;border:0;padding:.1rem 0;text-align:left;white-space:normal}
+.cards td[data-label]::before{content:attr(data-label) ": ";color:var(--muted)}
+.cards td:empty{display:none}}
 `.trim()

@@ -8,6 +8,8 @@ import type { Db } from '../db/connect.js'
 import { presentLinks, type LinkPresenterDeps } from '../links/record.js'
 import type { LinkRecord } from '../links/schema.js'
 import type { LinkService } from '../links/service.js'
+import type { LinkFilter } from '../links/store.js'
+import type { PageRequest } from '../db/paging.js'
 import { dayOfInstant, eachDay, lastDays, type Period } from './period.js'
 
 export interface AccountTotals {
@@ -83,7 +85,23 @@ export class AccountOverviewService {
     private readonly links: LinkService,
     private readonly presenter: LinkPresenterDeps,
     private readonly now: () => number,
+    private readonly spaceList: (userId: number) => Promise<{ id: number; name: string }[]>,
   ) {}
+
+  /** One page of the user's links as records (the dashboard's links list). */
+  async linkPage(
+    userId: number,
+    filter: LinkFilter,
+    page: PageRequest,
+  ): Promise<{ records: LinkRecord[]; total: number }> {
+    const found = await this.links.list(userId, filter, page)
+    return { records: await presentLinks(this.presenter, userId, found.rows), total: found.total }
+  }
+
+  /** The user's spaces by name (for filters), at most 100. */
+  async spaces(userId: number): Promise<{ id: number; name: string }[]> {
+    return (await this.spaceList(userId)).map((s) => ({ id: s.id, name: s.name }))
+  }
 
   async overview(userId: number): Promise<AccountOverview> {
     const period = lastDays(OVERVIEW_DAYS, dayOfInstant(this.now()))

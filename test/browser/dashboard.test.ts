@@ -188,6 +188,20 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
         expect(
           await signed.page.evaluate('document.documentElement.scrollWidth'),
         ).toBeLessThanOrEqual(width)
+        await signed.page.goto(`${origin}/dashboard/links?sort_by=clicks`)
+        expect(await signed.page.locator('#links tbody tr').count()).toBe(2)
+        expect(await signed.page.locator('#links .link-title').first().textContent()).toBe(
+          PAYLOADS.title,
+        )
+        expect(await axe(signed.page)).toEqual([])
+        await signed.page.screenshot({
+          path: `test-artifacts/dashboard-links-${name}.png`,
+          fullPage: true,
+        })
+        expect(
+          await signed.page.evaluate('document.documentElement.scrollWidth'),
+        ).toBeLessThanOrEqual(width)
+        expect(await signed.page.evaluate('window.__xss === undefined')).toBe(true)
         expect(await pageViolations(signed.page)).toEqual([])
         expect(signed.violations).toEqual([])
       }
