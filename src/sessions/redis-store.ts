@@ -62,6 +62,9 @@ export class RedisSessionStore implements SessionStore {
     await multi.exec()
   }
 
+  /** Session keys expire by themselves (the idle timeout); the per-user sets lose them on delete. */
+  async sweep(): Promise<void> {}
+
   async deleteForUser(userId: number, keep?: string): Promise<void> {
     const hashes = await this.redis.smembers(this.userKey(userId))
     const doomed = hashes.filter((hash) => hash !== keep)

@@ -10,6 +10,8 @@ import type { SessionStore, StoredSession } from './store.js'
 export const IDLE_TIMEOUT_MS = 12 * 60 * 60 * 1000
 export const ABSOLUTE_TIMEOUT_MS = 30 * 24 * 60 * 60 * 1000
 const TOUCH_AFTER_MS = 60 * 1000
+/** Abandoned sessions are removed at a sign-in at most this often. */
+const SWEEP_EVERY_MS = 60 * 60 * 1000
 /** Session ids are 43 base64url characters; anything else is not looked up. */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/
 
@@ -19,6 +21,8 @@ export interface Session extends StoredSession {
 }
 
 export class SessionService {
+  private lastSweep = 0
+
   constructor(
     private readonly store: SessionStore,
     private readonly now: () => number = Date.now,
@@ -36,6 +40,10 @@ export class SessionService {
       lastSeenAt: at,
     }
     await this.store.create(session)
+    if (at - this.lastSweep >= SWEEP_EVERY_MS) {
+      this.lastSweep = at
+      await this.store.sweep(at - IDLE_TIMEOUT_MS, at - ABSOLUTE_TIMEOUT_MS)
+    }
     return { ...session, id }
   }
 

@@ -53,8 +53,12 @@ export class SqlSessionStore implements SessionStore {
     await query.execute()
   }
 
-  /** Removes sessions last seen before `before` (called now and then; lookups check times anyway). */
-  async sweep(before: number): Promise<void> {
-    await this.db.kysely.deleteFrom('sessions').where('last_seen_at', '<', before).execute()
+  async sweep(idleBefore: number, createdBefore: number): Promise<void> {
+    await this.db.kysely
+      .deleteFrom('sessions')
+      .where((eb) =>
+        eb.or([eb('last_seen_at', '<', idleBefore), eb('created_at', '<', createdBefore)]),
+      )
+      .execute()
   }
 }

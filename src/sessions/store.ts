@@ -18,4 +18,9 @@ export interface SessionStore {
   delete(idHash: string): Promise<void>
   /** Ends every session of the user except `keep` (a hash), if given. */
   deleteForUser(userId: number, keep?: string): Promise<void>
+  /**
+   * Removes sessions idle since before `idleBefore` or created before `createdBefore`
+   * (sessions nobody comes back to; a store whose entries expire by themselves does nothing).
+   */
+  sweep(idleBefore: number, createdBefore: number): Promise<void>
 }
