@@ -128,7 +128,8 @@ export function serve(
     output: () => out,
     exited,
     kill: (signal = 'SIGTERM') => child.kill(signal),
-    waitFor(pattern, timeoutMs = 15_000) {
+    // Generous: a start takes seconds on a machine busy with other test runs.
+    waitFor(pattern, timeoutMs = 25_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const match = out.match(pattern)
