@@ -39,7 +39,7 @@ async function expect422(
 }
 
 describe('store and show', () => {
-  it('stores a domain: 201 with the record, fields in order, https by default', async () => {
+  it('stores a domain: HTTP 201 with the record and "status":200, fields in order, https by default', async () => {
     const res = await post({
       name: 'go.example.com',
       index_page: 'https://example.com/',
@@ -58,7 +58,7 @@ describe('store and show', () => {
         created_at: anyTimestamp(),
         updated_at: anyTimestamp(),
       },
-      status: 201,
+      status: 200,
     })
     expect(Object.keys(res.json().data)).toEqual(DOMAIN_FIELDS)
   })

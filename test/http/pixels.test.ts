@@ -50,7 +50,7 @@ async function expect422(
 }
 
 describe('store and show', () => {
-  it('stores a pixel: 201 with the record, fields in order', async () => {
+  it('stores a pixel: HTTP 201 with the record and "status":200, fields in order', async () => {
     const res = await post({ name: 'Shop', type: 'facebook', value: '1234567890' })
     expectStatus(res, 201)
     jsonContentType(res)
@@ -63,7 +63,7 @@ describe('store and show', () => {
         created_at: anyTimestamp(),
         updated_at: anyTimestamp(),
       },
-      status: 201,
+      status: 200,
     })
     expect(Object.keys(res.json().data)).toEqual(PIXEL_FIELDS)
   })

@@ -390,9 +390,11 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       const taken = await Promise.all(
         Array.from({ length: 10 }, () => redirects.takeLimitedClick(limited.id)),
       )
-      expect(taken.filter(Boolean).length).toBe(3)
+      expect(taken.filter((t) => t === 'taken').length).toBe(2)
+      expect(taken.filter((t) => t === 'last').length).toBe(1)
+      expect(taken.filter((t) => t === 'refused').length).toBe(7)
       expect((await links.find(alice, limited.id))?.clicks).toBe(3)
-      expect(await redirects.takeLimitedClick(unlimited.id)).toBe(false)
+      expect(await redirects.takeLimitedClick(unlimited.id)).toBe('refused')
       expect((await redirects.findLink(domainId, 'limited'))?.link.id).toBe(limited.id)
     })
 
