@@ -1,6 +1,7 @@
 /**
  * The `slink` command: serve the service, run migrations, and manage what the API does not
- * (users, API keys, global domains). Errors are one line on stderr and a non-zero exit.
+ * (users, API keys, global domains). Errors are one line on stderr and a non-zero exit status
+ * (2 for a usage error). Everything a command reads or writes goes through its `CliIo`.
  */
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
@@ -15,7 +16,8 @@ import { RedisSessionStore } from '../sessions/redis-store.js'
 import { passwordLink, passwordProblem } from '../users/accounts.js'
 import { UserInputError } from '../users/service.js'
 import { parseCommand, UsageError } from './args.js'
-import { readSecret, SecretInputError } from './secret-input.js'
+import { lines, type CliIo } from './io.js'
+import { firstLine, readSecret, SecretInputError } from './secret-input.js'
 
 const USAGE = `usage: slink <command>
 
@@ -49,8 +51,11 @@ function required(values: Record<string, string | undefined>, name: string): str
   return value
 }
 
-async function withServices<T>(run: (services: Services) => Promise<T>): Promise<T> {
-  const config = loadConfig()
+async function withServices<T>(
+  env: CliIo['env'],
+  run: (services: Services) => Promise<T>,
+): Promise<T> {
+  const config = loadConfig(env)
   const db = openDatabase(config.database)
   try {
     await migrate(db)
@@ -61,8 +66,11 @@ async function withServices<T>(run: (services: Services) => Promise<T>): Promise
 }
 
 /** Like withServices, with the sessions where the service keeps them (Redis when configured). */
-async function withAccountServices<T>(run: (services: Services) => Promise<T>): Promise<T> {
-  const config = loadConfig()
+async function withAccountServices<T>(
+  env: CliIo['env'],
+  run: (services: Services) => Promise<T>,
+): Promise<T> {
+  const config = loadConfig(env)
   const db = openDatabase(config.database)
   const redis = config.redisUrl ? connectRedis(config.redisUrl, () => {}) : null
   try {
@@ -79,6 +87,13 @@ async function withAccountServices<T>(run: (services: Services) => Promise<T>): 
   }
 }
 
+/** A new password: typed on a terminal without echo, or the first line of piped input. */
+function readPassword(io: CliIo): Promise<string> {
+  return io.isTTY.stdin
+    ? readSecret('New password: ', process.stdin, io.stderr)
+    : firstLine(io.stdin)
+}
+
 async function userIdFor(services: Services, email: string | undefined): Promise<number | null> {
   if (email === undefined) return null
   const user = await services.stores.users.findByEmail(email)
@@ -86,18 +101,19 @@ async function userIdFor(services: Services, email: string | undefined): Promise
   return user.id
 }
 
-export interface CommandInput {
-  /** The new password of `user password`. */
-  password(): Promise<string>
+/** Runs `slink ARGV`; resolves with the exit status once the command is done (or serving). */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  try {
+    await dispatch(argv, io)
+    return 0
+  } catch (error) {
+    io.stderr.write(`slink: ${describeFailure(error)}\n`)
+    return error instanceof UsageError ? 2 : 1
+  }
 }
 
-const STANDARD_INPUT: CommandInput = { password: () => readSecret('New password: ') }
-
-export async function run(
-  argv: string[],
-  out: (line: string) => void = console.log,
-  input: CommandInput = STANDARD_INPUT,
-): Promise<void> {
+async function dispatch(argv: string[], io: CliIo): Promise<void> {
+  const out = lines(io.stdout)
   const [command, sub, ...rest] = argv
   const key =
     sub && !sub.startsWith('-') && ['user', 'key', 'domain'].includes(command ?? '')
@@ -110,17 +126,17 @@ export async function run(
       const { values } = parseCommand(args, { values: ['workers'] })
       const workers =
         values.workers === undefined ? availableParallelism() : workerCount(values.workers)
-      const config = loadConfig()
+      const config = loadConfig(io.env)
       // Only serving needs the HTTP stack; the other commands start faster without it.
       const { startService, stopOnSignals } = await import('../server.js')
       if (cluster.isWorker) {
         const { reportListening } = await import('../cluster/workers.js')
         const starting = startService(config, out, { worker: true })
-        stopOnSignals(starting)
+        stopOnSignals(starting, lines(io.stderr))
         reportListening((await starting).port)
       } else if (workers === 1) {
         const starting = startService(config, out)
-        stopOnSignals(starting)
+        stopOnSignals(starting, lines(io.stderr))
         await starting
       } else {
         const { serveWithWorkers } = await import('../cluster/workers.js')
@@ -130,7 +146,7 @@ export async function run(
     }
     case 'migrate': {
       parseCommand(args, {})
-      const config = loadConfig()
+      const config = loadConfig(io.env)
       const db = openDatabase(config.database)
       try {
         const { applied } = await migrate(db)
@@ -143,7 +159,7 @@ export async function run(
     case 'user create': {
       const { values } = parseCommand(args, { values: ['email', 'name', 'timezone', 'api-key'] })
       const email = required(values, 'email')
-      const apiKey = await withServices(async (services) => {
+      const apiKey = await withServices(io.env, async (services) => {
         const created = await services.users.createUser({
           email,
           ...(values.name !== undefined ? { name: values.name } : {}),
@@ -158,10 +174,10 @@ export async function run(
     case 'user password': {
       const { values } = parseCommand(args, { values: ['email'] })
       const email = required(values, 'email')
-      const password = await input.password()
+      const password = await readPassword(io)
       const problem = passwordProblem(password)
       if (problem) throw new UserInputError(problem)
-      await withAccountServices(async (services) => {
+      await withAccountServices(io.env, async (services) => {
         const user = await services.accounts.findByEmail(email)
         await services.accounts.setPassword(user.id, password)
       })
@@ -171,8 +187,8 @@ export async function run(
     case 'user reset-link': {
       const { values } = parseCommand(args, { values: ['email'] })
       const email = required(values, 'email')
-      const config = loadConfig()
-      const token = await withServices(async (services) =>
+      const config = loadConfig(io.env)
+      const token = await withServices(io.env, async (services) =>
         services.accounts.issueToken((await services.accounts.findByEmail(email)).id),
       )
       out(passwordLink(config.publicUrl, token))
@@ -181,18 +197,18 @@ export async function run(
     case 'key create': {
       const { values } = parseCommand(args, { values: ['email'] })
       const email = required(values, 'email')
-      out(await withServices((services) => services.users.createKey(email)))
+      out(await withServices(io.env, (services) => services.users.createKey(email)))
       return
     }
     case 'key revoke': {
       const { positionals } = parseCommand(args, { positionals: 1 })
-      await withServices((services) => services.users.revokeKey(positionals[0]!))
+      await withServices(io.env, (services) => services.users.revokeKey(positionals[0]!))
       out('revoked')
       return
     }
     case 'domain add': {
       const { values, positionals } = parseCommand(args, { values: ['email'], positionals: 1 })
-      const domain = await withServices(async (services) =>
+      const domain = await withServices(io.env, async (services) =>
         services.domains.create(await userIdFor(services, values.email), { name: positionals[0]! }),
       )
       out(
@@ -202,7 +218,7 @@ export async function run(
     }
     case 'domain list': {
       parseCommand(args, {})
-      const domains = await withServices((services) => services.domains.listAll())
+      const domains = await withServices(io.env, (services) => services.domains.listAll())
       out('id\tname\turl\towner')
       for (const d of domains)
         out(`${d.id}\t${d.name}\t${d.url}\t${d.user_id === null ? 'global' : `user ${d.user_id}`}`)
@@ -210,12 +226,12 @@ export async function run(
     }
     case 'export': {
       const { exportCommand } = await import('./transfer-commands.js')
-      await exportCommand(args)
+      await exportCommand(args, io)
       return
     }
     case 'import': {
       const { importCommand } = await import('./transfer-commands.js')
-      await importCommand(args)
+      await importCommand(args, io)
       return
     }
     case undefined:

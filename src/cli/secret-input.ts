@@ -57,7 +57,10 @@ function fromTerminal(
   })
 }
 
-async function firstLine(input: NodeJS.ReadableStream): Promise<string> {
+/** The first line of `input` (read no further than it needs). */
+export async function firstLine(
+  input: AsyncIterable<Buffer | string> | NodeJS.ReadableStream,
+): Promise<string> {
   let text = ''
   for await (const chunk of input) {
     text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8')

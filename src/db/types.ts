@@ -150,7 +150,7 @@ export interface Database {
   click_stats: ClickStatsTable
   click_visitors: ClickVisitorsTable
   sessions: SessionsTable
-  password_tokens: PasswordTokensTable
+  password_links: PasswordTokensTable
 }
 
 export type UserRow = Selectable<UsersTable>

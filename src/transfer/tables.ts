@@ -31,7 +31,7 @@ export const TABLES: Readonly<Record<TableName, TableSpec>> = {
   click_stats: { orderBy: null },
   click_visitors: { orderBy: null },
   sessions: { orderBy: null },
-  password_tokens: { orderBy: 'id' },
+  password_links: { orderBy: 'id' },
 }
 
 /** The tables in dump order. */

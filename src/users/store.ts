@@ -123,14 +123,14 @@ export class SqlUserStore implements UserStore {
     expiresAt: number,
   ): Promise<void> {
     await this.db.kysely
-      .insertInto('password_tokens')
+      .insertInto('password_links')
       .values({ user_id: userId, hash, created_at: now, expires_at: expiresAt, used_at: null })
       .execute()
   }
 
   findPasswordToken(hash: string): Promise<PasswordTokenRow | undefined> {
     return this.db.kysely
-      .selectFrom('password_tokens')
+      .selectFrom('password_links')
       .selectAll()
       .where('hash', '=', hash)
       .executeTakeFirst()
@@ -138,7 +138,7 @@ export class SqlUserStore implements UserStore {
 
   async usePasswordToken(hash: string, now: number): Promise<boolean> {
     const result = await this.db.kysely
-      .updateTable('password_tokens')
+      .updateTable('password_links')
       .set({ used_at: now })
       .where('hash', '=', hash)
       .where('used_at', 'is', null)

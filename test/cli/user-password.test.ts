@@ -1,6 +1,6 @@
 /**
  * `slink user password` (the password from standard input) and `slink user reset-link` (a new
- * one-time link on PUBLIC_URL), as real processes: standard input is what they read.
+ * one-time link on PUBLIC_URL), in-process; once as the real command, reading a real pipe.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -8,15 +8,15 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/connect.js'
 import { createServices, type Services } from '../../src/services.js'
-import { slink } from '../support/cli.js'
+import { slink, slinkProcess } from '../support/cli.js'
 
 let dir: string
 let env: Record<string, string>
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'slink-cli-user-'))
   env = { DATABASE_URL: `sqlite:${join(dir, 'cli.db')}` }
-  expect(slink(['user', 'create', '--email', 'carol@example.com'], env).status).toBe(0)
+  expect((await slink(['user', 'create', '--email', 'carol@example.com'], env)).status).toBe(0)
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -35,7 +35,7 @@ describe('slink user password', () => {
       const user = await s.accounts.findByEmail('carol@example.com')
       return s.sessions.start(user.id)
     })
-    const result = slink(['user', 'password', '--email', 'carol@example.com'], env, {
+    const result = slinkProcess(['user', 'password', '--email', 'carol@example.com'], env, {
       input: 'a new password 1\nignored second line\n',
     })
     expect(result).toEqual({
@@ -51,18 +51,18 @@ describe('slink user password', () => {
 
   it('refuses a short password, an unknown email and a missing --email, changing nothing', async () => {
     expect(
-      slink(['user', 'password', '--email', 'carol@example.com'], env, { input: 'short\n' }),
+      await slink(['user', 'password', '--email', 'carol@example.com'], env, { input: 'short\n' }),
     ).toEqual({
       status: 1,
       stdout: '',
       stderr: 'slink: The password must be at least 8 characters.\n',
     })
     expect(
-      slink(['user', 'password', '--email', 'nobody@example.com'], env, {
+      await slink(['user', 'password', '--email', 'nobody@example.com'], env, {
         input: 'long enough password\n',
       }),
     ).toEqual({ status: 1, stdout: '', stderr: 'slink: no user with email nobody@example.com\n' })
-    expect(slink(['user', 'password'], env, { input: 'long enough password\n' })).toEqual({
+    expect(await slink(['user', 'password'], env, { input: 'long enough password\n' })).toEqual({
       status: 2,
       stdout: '',
       stderr: 'slink: --email is required\n',
@@ -75,7 +75,7 @@ describe('slink user password', () => {
 
 describe('slink user reset-link', () => {
   it('prints a one-time link on PUBLIC_URL that opens the password page for that user', async () => {
-    const result = slink(['user', 'reset-link', '--email', 'CAROL@example.com'], {
+    const result = await slink(['user', 'reset-link', '--email', 'CAROL@example.com'], {
       ...env,
       PUBLIC_URL: 'https://sho.rt',
     })
@@ -87,13 +87,13 @@ describe('slink user reset-link', () => {
       expect((await s.accounts.tokenUser(match![1]!))?.email).toBe('carol@example.com')
     })
     // Each call prints a new link; the earlier one stays valid until used or expired.
-    const again = slink(['user', 'reset-link', '--email', 'carol@example.com'], env)
+    const again = await slink(['user', 'reset-link', '--email', 'carol@example.com'], env)
     expect(again.stdout).toMatch(/^http:\/\/localhost:8080\/password\/[A-Za-z0-9_-]{43}\n$/)
     expect(again.stdout).not.toContain(match![1]!)
   })
 
-  it('refuses an unknown email', () => {
-    expect(slink(['user', 'reset-link', '--email', 'nobody@example.com'], env)).toEqual({
+  it('refuses an unknown email', async () => {
+    expect(await slink(['user', 'reset-link', '--email', 'nobody@example.com'], env)).toEqual({
       status: 1,
       stdout: '',
       stderr: 'slink: no user with email nobody@example.com\n',

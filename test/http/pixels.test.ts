@@ -4,7 +4,6 @@ import { KEY_B, createTestApp, type TestApp } from '../support/app.js'
 import {
   API,
   BASE,
-  NOT_FOUND,
   PIXEL_FIELDS,
   anyTimestamp,
   createLink,
@@ -16,6 +15,7 @@ import {
   validation,
   type Rec,
 } from './helpers.js'
+import { listTests, recordTests } from './resource-tests.js'
 
 const TYPES = [
   'adroll',
@@ -73,12 +73,6 @@ describe('store and show', () => {
     expectStatus(res, 200)
     expect(res.json()).toEqual({ data: pixel, status: 200 })
     expect(Object.keys(res.json().data)).toEqual(PIXEL_FIELDS)
-  })
-
-  it('answers 404 for a missing pixel', async () => {
-    const res = await t.call('GET', `${API}/pixels/999999`)
-    expectStatus(res, 404)
-    expect(res.json()).toEqual(NOT_FOUND)
   })
 
   it.each(TYPES)('accepts the type %s', async (type) => {
@@ -232,26 +226,9 @@ describe('update', () => {
     await expect422(res, { name: ['The name field is required.'] })
     expect(await show(t, `pixels/${pixel.id}`)).toEqual(pixel)
   })
-
-  it('answers 404 when updating a missing pixel', async () => {
-    const res = await t.call('PUT', `${API}/pixels/999999`, { form: { name: 'x' } })
-    expectStatus(res, 404)
-    expect(res.json()).toEqual(NOT_FOUND)
-  })
 })
 
 describe('delete', () => {
-  it('deletes a pixel: 200 {id,object:"pixel",deleted:true,status:200}', async () => {
-    const pixel = await createPixel(t, { name: 'Doomed' })
-    const res = await t.call('DELETE', `${API}/pixels/${pixel.id}`)
-    expectStatus(res, 200)
-    expect(res.json()).toEqual({ id: pixel.id, object: 'pixel', deleted: true, status: 200 })
-    expectStatus(await t.call('GET', `${API}/pixels/${pixel.id}`), 404)
-    const again = await t.call('DELETE', `${API}/pixels/${pixel.id}`)
-    expectStatus(again, 404)
-    expect(again.json()).toEqual(NOT_FOUND)
-  })
-
   it('detaches a deleted pixel from its links, keeping the links and their other pixels', async () => {
     const gone = await createPixel(t, { name: 'Detached' })
     const kept = await createPixel(t, { name: 'Still here' })
@@ -266,6 +243,16 @@ describe('delete', () => {
     expect(after).toEqual({ ...link, pixels: [kept] })
     expect(await listIds(t, `links?pixel_id=${gone.id}`)).toEqual([])
     expect(await listIds(t, `links?pixel_id=${kept.id}`)).toEqual([link.id])
+  })
+})
+
+describe('missing and deleted records', () => {
+  recordTests({
+    path: 'pixels',
+    noun: 'pixel',
+    app: () => t,
+    create: () => createPixel(t, { name: 'Doomed' }),
+    update: { name: 'x' },
   })
 })
 
@@ -286,52 +273,41 @@ describe('list', () => {
       P.push(await createPixel(t, { name, type, value }, KEY_L))
   })
 
-  const list = (query: string) => listIds(t, `pixels?per_page=100${query}`, KEY_L)
   const ids = (...n: number[]) => n.map((i) => P[i]!.id)
 
-  it('lists the user’s pixels, newest first, with the paging envelope', async () => {
-    const res = await t.call('GET', `${API}/pixels`, { key: KEY_L })
-    expectStatus(res, 200)
-    expect(res.json()).toEqual({
-      data: [...P].reverse(),
-      links: {
-        first: `${BASE}/api/v1/pixels?page=1`,
-        last: `${BASE}/api/v1/pixels?page=1`,
-        prev: null,
-        next: null,
-      },
-      meta: {
-        current_page: 1,
-        from: 1,
-        last_page: 1,
-        path: `${BASE}/api/v1/pixels`,
-        per_page: 10,
-        to: 5,
-        total: 5,
-      },
-      status: 200,
-    })
-  })
-
-  it('searches names case-insensitively, with % and _ literal', async () => {
-    expect(await list('&search=SHOP')).toEqual(ids(1, 0))
-    expect(await list('&search=shop&search_by=name')).toEqual(ids(1, 0))
-    expect(await list('&search=_')).toEqual(ids(1))
-    expect(await list('&search=%25')).toEqual(ids(3))
-  })
-
-  it('filters by type, `x` matching twitter pixels', async () => {
-    expect(await list('&type=google-analytics')).toEqual(ids(4, 2))
-    expect(await list('&type=twitter')).toEqual(ids(3, 1))
-    expect(await list('&type=x')).toEqual(ids(3, 1))
-    expect(await list('&type=quora')).toEqual([])
-  })
-
-  it('sorts by id and by name (case-insensitive), both directions', async () => {
-    expect(await list('&sort_by=id&sort=asc')).toEqual(ids(0, 1, 2, 3, 4))
-    expect(await list('&sort_by=id&sort=desc')).toEqual(ids(4, 3, 2, 1, 0))
-    expect(await list('&sort_by=name&sort=asc')).toEqual(ids(3, 4, 2, 0, 1))
-    expect(await list('&sort_by=name&sort=desc')).toEqual(ids(1, 0, 2, 4, 3))
+  listTests({
+    path: 'pixels',
+    app: () => t,
+    key: KEY_L,
+    records: () => P,
+    queries: {
+      'searches names case-insensitively, with % and _ literal': () => [
+        ['&search=SHOP', ids(1, 0)],
+        ['&search=shop&search_by=name', ids(1, 0)],
+        ['&search=_', ids(1)],
+        ['&search=%25', ids(3)],
+      ],
+      'filters by type, `x` matching twitter pixels': () => [
+        ['&type=google-analytics', ids(4, 2)],
+        ['&type=twitter', ids(3, 1)],
+        ['&type=x', ids(3, 1)],
+        ['&type=quora', []],
+      ],
+      'sorts by id and by name (case-insensitive), both directions': () => [
+        ['&sort_by=id&sort=asc', ids(0, 1, 2, 3, 4)],
+        ['&sort_by=id&sort=desc', ids(4, 3, 2, 1, 0)],
+        ['&sort_by=name&sort=asc', ids(3, 4, 2, 0, 1)],
+        ['&sort_by=name&sort=desc', ids(1, 0, 2, 4, 3)],
+      ],
+    },
+    invalid: [
+      ['type=tiktok', { type: ['The selected type is invalid.'] }],
+      ['sort_by=value', { sort_by: ['The selected sort by is invalid.'] }],
+      ['search_by=type', { search_by: ['The selected search by is invalid.'] }],
+      ['per_page=20', { per_page: ['The selected per page is invalid.'] }],
+      ['sort=up', { sort: ['The selected sort is invalid.'] }],
+      ['page=0', { page: ['The page field must be at least 1.'] }],
+    ],
   })
 
   it('pages with per_page and keeps the filters in the page URLs', async () => {
@@ -342,24 +318,5 @@ describe('list', () => {
       `${BASE}/api/v1/pixels?type=google-analytics&sort=asc&per_page=10&page=1`,
     )
     expect(res.json().data.map((p: Rec) => p.id)).toEqual(ids(2, 4))
-  })
-
-  it('never lists another user’s pixels', async () => {
-    const mine = await list('')
-    const others = await listIds(t, 'pixels?per_page=100')
-    expect(mine.filter((id) => others.includes(id))).toEqual([])
-  })
-
-  it.each([
-    ['type=tiktok', { type: ['The selected type is invalid.'] }],
-    ['sort_by=value', { sort_by: ['The selected sort by is invalid.'] }],
-    ['search_by=type', { search_by: ['The selected search by is invalid.'] }],
-    ['per_page=20', { per_page: ['The selected per page is invalid.'] }],
-    ['sort=up', { sort: ['The selected sort is invalid.'] }],
-    ['page=0', { page: ['The page field must be at least 1.'] }],
-  ])('answers 422 for %s', async (query, message) => {
-    const res = await t.call('GET', `${API}/pixels?${query}`, { key: KEY_L })
-    expectStatus(res, 422)
-    expect(res.json()).toEqual(validation(message))
   })
 })

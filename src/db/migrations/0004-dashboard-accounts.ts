@@ -7,7 +7,7 @@ import type { Dialect } from '../connect.js'
  *   oldest user becomes an admin) and a disabled flag;
  * - `sessions`: server-side sessions of signed-in people, keyed by a SHA-256 of the session id
  *   (the id itself lives only in the browser's cookie), with the session's CSRF secret;
- * - `password_tokens`: one-time links to set a password, stored as a SHA-256 of the token,
+ * - `password_links`: one-time links to set a password, stored as a SHA-256 of the token,
  *   with an expiry and the instant they were used.
  */
 export function dashboardAccounts(dialect: Dialect) {
@@ -40,10 +40,10 @@ export function dashboardAccounts(dialect: Dialect) {
       const tokens =
         dialect === 'postgres'
           ? db.schema
-              .createTable('password_tokens')
+              .createTable('password_links')
               .addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
           : db.schema
-              .createTable('password_tokens')
+              .createTable('password_links')
               .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
       await tokens
         .addColumn('hash', 'text', (c) => c.notNull().unique())
