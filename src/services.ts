@@ -4,9 +4,13 @@
  */
 import type { Config } from './config.js'
 import type { Db } from './db/connect.js'
+import type { LinkRow } from './db/types.js'
 import { DomainService } from './domains/service.js'
 import { SqlDomainStore } from './domains/store.js'
-import type { LinkPresenterDeps } from './links/record.js'
+import { DomainEvents } from './events/bus.js'
+import { invalidateCacheOnEvents } from './events/cache-invalidation.js'
+import type { LinkSnapshot, LinkSnapshotsOf } from './events/types.js'
+import { presentLinks, type LinkPresenterDeps } from './links/record.js'
 import { LinkService } from './links/service.js'
 import { SqlLinkStore } from './links/store.js'
 import { TitleQueue } from './links/title-queue.js'
@@ -37,24 +41,47 @@ export function createServices(db: Db, options: ServiceOptions) {
   }
   const now = options.now ?? Date.now
   const changes = new Changes()
+  const events = new DomainEvents(db)
+  // The redirect cache is one listener of the events; the relays carry its notices on.
+  invalidateCacheOnEvents(events, changes)
   const linkKeys = stores.links.keysOf.bind(stores.links)
   const titles =
     options.titleFetch === false ? null : new TitleQueue(stores.links, options.titleFetch)
   const users = new UserService(stores.users, now)
   const presenter: LinkPresenterDeps = stores
+  const present = (userId: number, rows: LinkRow[]) => presentLinks(presenter, userId, rows)
+  const linksOf: LinkSnapshotsOf = async (filter) => {
+    const rows = await stores.links.rowsOf(filter)
+    const byUser = new Map<number, LinkRow[]>()
+    for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row])
+    const out: LinkSnapshot[] = []
+    for (const [userId, owned] of byUser) {
+      const records = await present(userId, owned)
+      owned.forEach((row, i) =>
+        out.push({
+          userId,
+          key: { id: row.id, domainId: row.domain_id, alias: row.alias },
+          record: records[i]!,
+        }),
+      )
+    }
+    return out.sort((a, b) => a.record.id - b.record.id)
+  }
   return {
     db,
     stores,
     changes,
+    events,
     titles,
     presenter,
     users,
-    domains: new DomainService(stores.domains, changes, now),
-    spaces: new SpaceService(stores.spaces, linkKeys, changes, now),
-    pixels: new PixelService(stores.pixels, linkKeys, changes, now),
+    domains: new DomainService(stores.domains, events, linksOf, now),
+    spaces: new SpaceService(stores.spaces, linksOf, events, now),
+    pixels: new PixelService(stores.pixels, linkKeys, events, now),
     links: new LinkService({
       ...stores,
-      changes,
+      events,
+      present,
       titles,
       now,
       timeZoneOf: async (userId) => (await stores.users.findById(userId))?.timezone ?? 'UTC',

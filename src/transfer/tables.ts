@@ -30,6 +30,8 @@ export const TABLES: Readonly<Record<TableName, TableSpec>> = {
   clicks: { orderBy: null },
   click_stats: { orderBy: null },
   click_visitors: { orderBy: null },
+  webhooks: { orderBy: 'id' },
+  webhook_deliveries: { orderBy: 'id' },
 }
 
 /** The tables in dump order. */
