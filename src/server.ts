@@ -12,6 +12,7 @@ import { connectRedis } from './cluster/redis.js'
 import { relayOverRedis, relayThroughPrimary } from './cluster/relays.js'
 import { createRedirects, type Redirects } from './redirects/setup.js'
 import { createServices, serviceOptionsFrom, type Services } from './services.js'
+import { WebhookDispatcher } from './webhooks/dispatcher.js'
 
 export interface RunningService {
   app: FastifyInstance
@@ -74,7 +75,14 @@ export async function startService(
     defaultDomainId: () => defaultDomain.id,
     ...(redis ? { rateLimitRedis: redis } : {}),
   })
+  // Every process sends webhook deliveries; claims make each one go out once.
+  const dispatcher = new WebhookDispatcher(db, {
+    policy: services.webhookPolicy,
+    onError: log('sending webhooks failed; will retry'),
+  })
+  services.onDeliveriesQueued(() => dispatcher.nudge())
   await app.listen({ port: config.port, host: config.host })
+  dispatcher.start()
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   if (!options.worker) {
@@ -92,6 +100,7 @@ export async function startService(
         clearInterval(sweep)
       }
       await redirects.recorder.close()
+      await dispatcher.stop()
       await stopRelay()
       await Promise.all([redis?.quit().catch(() => {}), subscriber?.quit().catch(() => {})])
       await services.titles?.idle()

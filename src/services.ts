@@ -23,11 +23,17 @@ import { SqlSpaceStore } from './spaces/store.js'
 import { StatsService } from './stats/service.js'
 import { SqlStatsStore } from './stats/sql-store.js'
 import { UserService } from './users/service.js'
+import { allowListPolicy, PUBLIC_ONLY, type AddressPolicy } from './outbound/address-policy.js'
+import { WebhookOutbox } from './webhooks/outbox.js'
+import { WebhookService } from './webhooks/service.js'
+import { SqlWebhookStore } from './webhooks/store.js'
 import { SqlUserStore } from './users/store.js'
 
 export interface ServiceOptions {
   /** Title fetching: off, or on with these options (tests allow loopback destinations). */
   titleFetch: false | TitleFetchOptions
+  /** Where webhooks may point (public addresses only unless told otherwise). */
+  webhookPolicy?: AddressPolicy
   now?: () => number
 }
 
@@ -44,6 +50,10 @@ export function createServices(db: Db, options: ServiceOptions) {
   const events = new DomainEvents(db)
   // The redirect cache is one listener of the events; the relays carry its notices on.
   invalidateCacheOnEvents(events, changes)
+  // The webhooks' outbox is another: its rows are written in the change's transaction.
+  const outbox = new WebhookOutbox(db)
+  events.withinTransaction((raised) => outbox.record(raised))
+  const queuedListeners: (() => void)[] = []
   const linkKeys = stores.links.keysOf.bind(stores.links)
   const titles =
     options.titleFetch === false ? null : new TitleQueue(stores.links, options.titleFetch)
@@ -86,6 +96,19 @@ export function createServices(db: Db, options: ServiceOptions) {
       now,
       timeZoneOf: async (userId) => (await stores.users.findById(userId))?.timezone ?? 'UTC',
     }),
+    webhookPolicy: options.webhookPolicy ?? PUBLIC_ONLY,
+    webhooks: new WebhookService(
+      new SqlWebhookStore(db),
+      outbox,
+      options.webhookPolicy ?? PUBLIC_ONLY,
+      now,
+      () => queuedListeners.forEach((listener) => listener()),
+    ),
+    /** Calls `listener` when deliveries may be waiting (an event committed, a test, a re-send). */
+    onDeliveriesQueued(listener: () => void): void {
+      queuedListeners.push(listener)
+      events.afterCommit(() => listener())
+    },
     stats: new StatsService({
       store: new SqlStatsStore(db),
       findLink: (userId, linkId) => stores.links.find(userId, linkId),
@@ -97,5 +120,8 @@ export function createServices(db: Db, options: ServiceOptions) {
 export type Services = ReturnType<typeof createServices>
 
 export function serviceOptionsFrom(config: Config): ServiceOptions {
-  return { titleFetch: config.titleFetch ? {} : false }
+  return {
+    titleFetch: config.titleFetch ? {} : false,
+    webhookPolicy: allowListPolicy(config.webhookAllowedHosts),
+  }
 }
