@@ -6,6 +6,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 export interface Received {
+  path: string
   headers: IncomingHttpHeaders
   body: string
   json: { type: string; timestamp: string; data: Record<string, unknown> }
@@ -29,7 +30,12 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8')
-      const entry = { headers: req.headers, body, json: JSON.parse(body) as Received['json'] }
+      const entry = {
+        path: req.url ?? '',
+        headers: req.headers,
+        body,
+        json: JSON.parse(body) as Received['json'],
+      }
       received.push(entry)
       res.writeHead(receiver.answer(n++, entry)).end('ok')
     })
