@@ -23,7 +23,7 @@ export interface DispatcherOptions {
   switchOffAfterMs?: number
   /** How often the outbox is looked at without being nudged. */
   pollMs?: number
-  /** How long a claim holds a delivery (longer than a request may take). */
+  /** How long a claim holds a delivery (longer than a request may take: timeout + 5 s). */
   leaseMs?: number
   timeoutMs?: number
   onError?: (error: unknown) => void
@@ -122,7 +122,9 @@ export class WebhookDispatcher {
     return (
       k
         .updateTable('webhook_deliveries')
-        .set({ lease_until: now + (this.options.leaseMs ?? 60_000) })
+        .set({
+          lease_until: now + (this.options.leaseMs ?? (this.options.timeoutMs ?? 10_000) + 5000),
+        })
         .where('id', 'in', heads)
         // Checked again on the row itself, after any concurrent claim of it has committed.
         .where('status', '=', 'pending')

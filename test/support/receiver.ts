@@ -22,7 +22,7 @@ export interface Receiver {
   close(): Promise<void>
 }
 
-export async function startReceiver(path = '/hook'): Promise<Receiver> {
+export async function startReceiver(path = '/hook', port = 0): Promise<Receiver> {
   const received: Received[] = []
   let n = 0
   const server = createServer((req, res) => {
@@ -40,10 +40,10 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
       res.writeHead(receiver.answer(n++, entry)).end('ok')
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  const bound = (server.address() as AddressInfo).port
   const receiver: Receiver = {
-    url: `http://127.0.0.1:${port}${path}`,
+    url: `http://127.0.0.1:${bound}${path}`,
     received,
     answer: () => 200,
     async waitFor(count, ms = 10_000) {
