@@ -136,7 +136,7 @@ describe.skipIf(!postgres.ok)('two processes on one PostgreSQL database', () => 
   })
 
   it('sends each event once, in order, whichever process made the change', async () => {
-    const [a, b] = c.nodes as [{ port: number }, { port: number }]
+    const [a, b] = [c.nodes[0]!, c.nodes[1]!]
     const hook = await api(a.port, 'POST', '/webhooks', { url: receiver.url, events: ['*'] })
     expect(hook.status).toBe(201)
     const secret = String(hook.json.data.secret)
