@@ -56,7 +56,12 @@ export function createServices(db: Db, options: ServiceOptions) {
   const queuedListeners: (() => void)[] = []
   const linkKeys = stores.links.keysOf.bind(stores.links)
   const titles =
-    options.titleFetch === false ? null : new TitleQueue(stores.links, options.titleFetch)
+    options.titleFetch === false
+      ? null
+      : new TitleQueue(
+          (id, url, title) => links.keepFetchedTitle(id, url, title),
+          options.titleFetch,
+        )
   const users = new UserService(stores.users, now)
   const presenter: LinkPresenterDeps = stores
   const present = (userId: number, rows: LinkRow[]) => presentLinks(presenter, userId, rows)
@@ -77,6 +82,14 @@ export function createServices(db: Db, options: ServiceOptions) {
     }
     return out.sort((a, b) => a.record.id - b.record.id)
   }
+  const links: LinkService = new LinkService({
+    ...stores,
+    events,
+    present,
+    titles,
+    now,
+    timeZoneOf: async (userId) => (await stores.users.findById(userId))?.timezone ?? 'UTC',
+  })
   return {
     db,
     stores,
@@ -88,14 +101,7 @@ export function createServices(db: Db, options: ServiceOptions) {
     domains: new DomainService(stores.domains, events, linksOf, now),
     spaces: new SpaceService(stores.spaces, linksOf, events, now),
     pixels: new PixelService(stores.pixels, linkKeys, events, now),
-    links: new LinkService({
-      ...stores,
-      events,
-      present,
-      titles,
-      now,
-      timeZoneOf: async (userId) => (await stores.users.findById(userId))?.timezone ?? 'UTC',
-    }),
+    links,
     webhookPolicy: options.webhookPolicy ?? PUBLIC_ONLY,
     webhooks: new WebhookService(
       new SqlWebhookStore(db),

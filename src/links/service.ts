@@ -173,6 +173,28 @@ export class LinkService {
     return link
   }
 
+  /**
+   * Keeps a title fetched in the background, unless the client has set one or the URL changed
+   * meanwhile; a new title is a change like any other (link.updated, `changed: ["title"]`).
+   */
+  async keepFetchedTitle(id: number, url: string, title: string): Promise<void> {
+    await this.deps.events.commit(async (raise) => {
+      const current = await this.deps.links.findById(id)
+      if (!current || current.url !== url || current.title_locked !== 0) return
+      if (current.title === title) return
+      const before = await this.record(current.user_id, current)
+      await this.deps.links.setFetchedTitle(id, url, title)
+      const after = await this.record(current.user_id, { ...current, title })
+      await raise({
+        type: 'link.updated',
+        userId: current.user_id,
+        at: this.now(),
+        data: { link: after, changed: changedFields(before, after) },
+        links: [keyOf(current)],
+      })
+    })
+  }
+
   private async record(userId: number, row: LinkRow): Promise<LinkRecord> {
     return (await this.deps.present(userId, [row]))[0]!
   }

@@ -22,6 +22,8 @@ export interface LinkFilter {
 export interface LinkStore {
   list(userId: number, filter: LinkFilter, page: PageRequest, now: number): Promise<Page<LinkRow>>
   find(userId: number, id: number): Promise<LinkRow | undefined>
+  /** A link whoever owns it (background work that has only its id). */
+  findById(id: number): Promise<LinkRow | undefined>
   findByAlias(domainId: number, alias: string): Promise<LinkRow | undefined>
   aliasTaken(domainId: number, alias: string): Promise<boolean>
   create(row: NewLinkRow, pixelIds: number[]): Promise<LinkRow>
@@ -75,6 +77,10 @@ export class SqlLinkStore implements LinkStore {
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .executeTakeFirst()
+  }
+
+  findById(id: number): Promise<LinkRow | undefined> {
+    return this.db.kysely.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirst()
   }
 
   findByAlias(domainId: number, alias: string): Promise<LinkRow | undefined> {

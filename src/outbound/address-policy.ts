@@ -68,7 +68,10 @@ export function allowListPolicy(entries: readonly string[]): AddressPolicy {
  * the policy refuses, or `localhost` (and names under `.localhost`) unless allowed by name.
  */
 export function namesForbiddenAddress(url: URL, policy: AddressPolicy): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase()
   if (isIP(host) !== 0) return !policy.allows(host, host)
   if (host === 'localhost' || host.endsWith('.localhost')) return !policy.allows(host, '127.0.0.1')
   return false

@@ -12,7 +12,7 @@ import type { WebhookDeliveryRow } from '../db/types.js'
 import { PUBLIC_ONLY, type AddressPolicy } from '../outbound/address-policy.js'
 import { outboundRequest } from '../outbound/request.js'
 import { isoMicro } from '../shared/time.js'
-import { RETRY_DELAYS_MS, SWITCH_OFF_AFTER_MS } from './schedule.js'
+import { KEEP_DELIVERIES_MS, RETRY_DELAYS_MS, SWITCH_OFF_AFTER_MS } from './schedule.js'
 import { signature } from './signing.js'
 
 export interface DispatcherOptions {
@@ -40,6 +40,7 @@ export class WebhookDispatcher {
   private readonly now: () => number
   private readonly delays: readonly number[]
   private timer: NodeJS.Timeout | null = null
+  private pruner: NodeJS.Timeout | null = null
   private running: Promise<number> | null = null
   private again = false
   private stopped = false
@@ -52,11 +53,26 @@ export class WebhookDispatcher {
     this.delays = options.retryDelaysMs ?? RETRY_DELAYS_MS
   }
 
-  /** Polls the outbox until stopped. */
+  /** Polls the outbox until stopped; forgets old finished deliveries every hour. */
   start(): void {
     this.timer = setInterval(() => this.nudge(), this.options.pollMs ?? 1000)
     this.timer.unref()
+    this.pruner = setInterval(
+      () => void this.prune().catch((error: unknown) => this.options.onError?.(error)),
+      3_600_000,
+    )
+    this.pruner.unref()
     this.nudge()
+  }
+
+  /** Removes delivered and failed deliveries older than KEEP_DELIVERIES_MS; returns how many. */
+  async prune(): Promise<number> {
+    const result = await this.db.kysely
+      .deleteFrom('webhook_deliveries')
+      .where('status', '!=', 'pending')
+      .where('created_at', '<', this.now() - KEEP_DELIVERIES_MS)
+      .executeTakeFirst()
+    return Number(result.numDeletedRows)
   }
 
   /** Looks at the outbox now (a local change was committed). */
@@ -97,6 +113,7 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     this.stopped = true
     if (this.timer) clearInterval(this.timer)
+    if (this.pruner) clearInterval(this.pruner)
     await this.running
   }
 

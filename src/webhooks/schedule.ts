@@ -15,3 +15,6 @@ export const RETRY_DELAYS_MS: readonly number[] = [
 ]
 
 export const SWITCH_OFF_AFTER_MS = 5 * 86_400_000
+
+/** Delivered and failed deliveries stay in the delivery log this long (30 days). */
+export const KEEP_DELIVERIES_MS = 30 * 86_400_000

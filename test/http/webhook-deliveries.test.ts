@@ -267,6 +267,25 @@ describe('retries, failures and the delivery log', () => {
     expect(receiver.received.length).toBe(sent + 1)
   })
 
+  it('forgets finished deliveries after 30 days, never pending ones', async () => {
+    const hook = await webhook(['space.created'])
+    await space('old')
+    receiver.answer = () => 200
+    const d = dispatcher()
+    await d.runUntilIdle()
+    receiver.answer = () => 500
+    await space('waiting')
+    await d.runUntilIdle()
+    const saved = clock
+    clock += 30 * 86_400_000
+    expect(await d.prune()).toBe(0)
+    clock += 1
+    expect(await d.prune()).toBe(1)
+    expect((await deliveries(hook.id)).map((r) => r.status)).toEqual(['pending'])
+    // Back to the present: the signatures of the next tests are checked against real time.
+    clock = saved
+  })
+
   it('sends a test event on request', async () => {
     const hook = await webhook(['link.created'])
     const res = await t.call('POST', `${API}/webhooks/${hook.id}/test`)
