@@ -4,11 +4,14 @@
  */
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
+import AjvCompiler from '@fastify/ajv-compiler'
+import cluster from 'node:cluster'
 import { createServer } from 'node:http'
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Config, TrustProxy } from './config.js'
 import { apiV1 } from './http/api.js'
-import { BODY_LIMIT } from './http/body.js'
+import { BODY_LIMIT, parseQuery } from './http/body.js'
+import { strictlyCoercing } from './http/coercion.js'
 import { isApiPath, sendError, sendRawError } from './http/error-handler.js'
 import { apiNotFound, trackRoutes } from './http/not-found.js'
 import { notFoundPage } from './pages/index.js'
@@ -16,6 +19,7 @@ import { clientAddress } from './redirects/client.js'
 import { fastPath, type Listener } from './redirects/fast-path.js'
 import { redirectRoutes } from './redirects/routes.js'
 import type { Redirects } from './redirects/setup.js'
+import type { Counters } from './limits/window-counters.js'
 import type { Services } from './services.js'
 import { FORMATS } from './shared/formats.js'
 
@@ -30,7 +34,8 @@ export interface AppOptions {
   config: Config
   services: Services
   defaultDomainId: () => number | null
-  rateLimitRedis?: import('ioredis').Redis
+  /** Where limits are counted (this process when absent; see src/limits/). */
+  counters?: Counters
   /** The redirect engine; without it the app serves only the API (tests of the API alone). */
   redirects?: Redirects
 }
@@ -69,6 +74,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: {
+      querystringParser: parseQuery,
       ignoreTrailingSlash: true,
       maxParamLength: 2048,
       onMaxParamLength: (path, _request, response) => sendRawError(response, path, 414),
@@ -76,10 +82,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    schemaController: { compilersFactory: { buildValidator: strictlyCoercing(AjvCompiler()) } },
     ajv: {
       customOptions: {
         allErrors: true,
-        coerceTypes: 'array',
+        // Values are coerced strictly before validation (http/coercion.ts), never by the validator.
+        coerceTypes: false,
         removeAdditional: true,
         useDefaults: false,
         formats: FORMATS,
@@ -96,9 +104,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       info: {
         title: 'slink API',
         version: '1',
-        description:
-          'Links, pixels, spaces and domains of a self-hosted link shortener. ' +
-          'Compatible with the phpShort v1 API.',
+        description: [
+          'Links, pixels, spaces and domains of a self-hosted link shortener. Compatible with the',
+          'phpShort v1 API: clients written for it work unchanged.',
+          '',
+          '- The key is the text after the last `Bearer ` (any case) of the Authorization header.',
+          '- A store answers HTTP 201 with `"status":200` in the body, as phpShort does.',
+          '- A request without a body (no Content-Length, or 0, and no Transfer-Encoding) has',
+          '  none, whatever its Content-Type says.',
+          '- On POST, PUT and PATCH the query string is input too, under the body (the body wins).',
+          '- Query strings nest brackets like forms; a list or object given for a single value is',
+          '  a 422 naming the field. Integers are decimal digits only (no exponent, fraction or hex).',
+          '- phpShort 2.x names are accepted: `space` for `space_id`, `by` for `search_by`,',
+          '  `space`/`domain` list filters, `sort=max|min` (clicks); stats `click`, `operating_system`.',
+          '- A link created without `domain_id` or `domain` goes on the default domain.',
+        ].join('\n'),
       },
       servers: [{ url: config.publicUrl.origin }],
       components: {
@@ -114,14 +134,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transformSpecificationClone: true,
   })
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
-  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }))
+  // In a cluster worker the answer names the worker (1 to N), so an operator or a test can
+  // tell which process holds a connection.
+  const worker = cluster.isWorker && cluster.worker ? { worker: cluster.worker.id } : {}
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', ...worker }))
 
   await app.register(apiV1, {
     prefix: '/api/v1',
     config,
     services: options.services,
     defaultDomainId: options.defaultDomainId,
-    ...(options.rateLimitRedis ? { rateLimitRedis: options.rateLimitRedis } : {}),
+    ...(options.counters ? { counters: options.counters } : {}),
   })
 
   if (options.redirects) {

@@ -9,7 +9,10 @@ import type { Config } from './config.js'
 import { openDatabase } from './db/connect.js'
 import { migrate } from './db/migrate.js'
 import { connectRedis } from './cluster/redis.js'
+import { PrimaryCounters } from './cluster/primary-counters.js'
+import { RedisCounters } from './cluster/redis-counters.js'
 import { relayOverRedis, relayThroughPrimary } from './cluster/relays.js'
+import { MemoryCounters, type Counters } from './limits/window-counters.js'
 import { createRedirects, type Redirects } from './redirects/setup.js'
 import { createServices, serviceOptionsFrom, type Services } from './services.js'
 import { WebhookDispatcher } from './webhooks/dispatcher.js'
@@ -63,8 +66,15 @@ export async function startService(
       : options.worker
         ? relayThroughPrimary(services.changes)
         : async () => {}
+  // Limits are counted once per machine (the cluster primary), or across machines (Redis).
+  const counters: Counters = redis
+    ? new RedisCounters(redis)
+    : options.worker
+      ? new PrimaryCounters((message) => process.send?.(message))
+      : new MemoryCounters()
   const redirects = await createRedirects(services, config, {
     redis,
+    counters,
     shared: options.worker === true || config.database.kind === 'postgres',
     onFlushError: log('writing clicks failed; will retry'),
   })
@@ -73,7 +83,7 @@ export async function startService(
     services,
     redirects,
     defaultDomainId: () => defaultDomain.id,
-    ...(redis ? { rateLimitRedis: redis } : {}),
+    counters,
   })
   // Every process sends webhook deliveries; claims make each one go out once.
   const dispatcher = new WebhookDispatcher(db, {
@@ -102,6 +112,7 @@ export async function startService(
       await redirects.recorder.close()
       await dispatcher.stop()
       await stopRelay()
+      if (counters instanceof PrimaryCounters) counters.close()
       await Promise.all([redis?.quit().catch(() => {}), subscriber?.quit().catch(() => {})])
       await services.titles?.idle()
       await db.close()

@@ -1,6 +1,7 @@
 /**
  * The `slink` command: serve the service, run migrations, and manage what the API does not
- * (users, API keys, global domains). Errors are one line on stderr and a non-zero exit.
+ * (users, API keys, global domains). Errors are one line on stderr and a non-zero exit status
+ * (2 for a usage error). Everything a command reads or writes goes through its `CliIo`.
  */
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
@@ -11,6 +12,7 @@ import { createServices, type Services } from '../services.js'
 import { ValidationError } from '../shared/errors.js'
 import { UserInputError } from '../users/service.js'
 import { parseCommand, UsageError } from './args.js'
+import { lines, type CliIo } from './io.js'
 
 const USAGE = `usage: slink <command>
 
@@ -41,8 +43,11 @@ function required(values: Record<string, string | undefined>, name: string): str
   return value
 }
 
-async function withServices<T>(run: (services: Services) => Promise<T>): Promise<T> {
-  const config = loadConfig()
+async function withServices<T>(
+  env: CliIo['env'],
+  run: (services: Services) => Promise<T>,
+): Promise<T> {
+  const config = loadConfig(env)
   const db = openDatabase(config.database)
   try {
     await migrate(db)
@@ -59,10 +64,19 @@ async function userIdFor(services: Services, email: string | undefined): Promise
   return user.id
 }
 
-export async function run(
-  argv: string[],
-  out: (line: string) => void = console.log,
-): Promise<void> {
+/** Runs `slink ARGV`; resolves with the exit status once the command is done (or serving). */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  try {
+    await dispatch(argv, io)
+    return 0
+  } catch (error) {
+    io.stderr.write(`slink: ${describeFailure(error)}\n`)
+    return error instanceof UsageError ? 2 : 1
+  }
+}
+
+async function dispatch(argv: string[], io: CliIo): Promise<void> {
+  const out = lines(io.stdout)
   const [command, sub, ...rest] = argv
   const key =
     sub && !sub.startsWith('-') && ['user', 'key', 'domain'].includes(command ?? '')
@@ -75,17 +89,17 @@ export async function run(
       const { values } = parseCommand(args, { values: ['workers'] })
       const workers =
         values.workers === undefined ? availableParallelism() : workerCount(values.workers)
-      const config = loadConfig()
+      const config = loadConfig(io.env)
       // Only serving needs the HTTP stack; the other commands start faster without it.
       const { startService, stopOnSignals } = await import('../server.js')
       if (cluster.isWorker) {
         const { reportListening } = await import('../cluster/workers.js')
         const starting = startService(config, out, { worker: true })
-        stopOnSignals(starting)
+        stopOnSignals(starting, lines(io.stderr))
         reportListening((await starting).port)
       } else if (workers === 1) {
         const starting = startService(config, out)
-        stopOnSignals(starting)
+        stopOnSignals(starting, lines(io.stderr))
         await starting
       } else {
         const { serveWithWorkers } = await import('../cluster/workers.js')
@@ -95,7 +109,7 @@ export async function run(
     }
     case 'migrate': {
       parseCommand(args, {})
-      const config = loadConfig()
+      const config = loadConfig(io.env)
       const db = openDatabase(config.database)
       try {
         const { applied } = await migrate(db)
@@ -108,7 +122,7 @@ export async function run(
     case 'user create': {
       const { values } = parseCommand(args, { values: ['email', 'name', 'timezone', 'api-key'] })
       const email = required(values, 'email')
-      const apiKey = await withServices(async (services) => {
+      const apiKey = await withServices(io.env, async (services) => {
         const created = await services.users.createUser({
           email,
           ...(values.name !== undefined ? { name: values.name } : {}),
@@ -123,18 +137,18 @@ export async function run(
     case 'key create': {
       const { values } = parseCommand(args, { values: ['email'] })
       const email = required(values, 'email')
-      out(await withServices((services) => services.users.createKey(email)))
+      out(await withServices(io.env, (services) => services.users.createKey(email)))
       return
     }
     case 'key revoke': {
       const { positionals } = parseCommand(args, { positionals: 1 })
-      await withServices((services) => services.users.revokeKey(positionals[0]!))
+      await withServices(io.env, (services) => services.users.revokeKey(positionals[0]!))
       out('revoked')
       return
     }
     case 'domain add': {
       const { values, positionals } = parseCommand(args, { values: ['email'], positionals: 1 })
-      const domain = await withServices(async (services) =>
+      const domain = await withServices(io.env, async (services) =>
         services.domains.create(await userIdFor(services, values.email), { name: positionals[0]! }),
       )
       out(
@@ -144,7 +158,7 @@ export async function run(
     }
     case 'domain list': {
       parseCommand(args, {})
-      const domains = await withServices((services) => services.domains.listAll())
+      const domains = await withServices(io.env, (services) => services.domains.listAll())
       out('id\tname\turl\towner')
       for (const d of domains)
         out(`${d.id}\t${d.name}\t${d.url}\t${d.user_id === null ? 'global' : `user ${d.user_id}`}`)
@@ -152,12 +166,12 @@ export async function run(
     }
     case 'export': {
       const { exportCommand } = await import('./transfer-commands.js')
-      await exportCommand(args)
+      await exportCommand(args, io)
       return
     }
     case 'import': {
       const { importCommand } = await import('./transfer-commands.js')
-      await importCommand(args)
+      await importCommand(args, io)
       return
     }
     case undefined:

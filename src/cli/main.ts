@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-/** Entry point of the `slink` command. */
-import { UsageError } from './args.js'
-import { describeFailure, run } from './commands.js'
+/** Entry point of the `slink` command: runs it on this process's streams and environment. */
+import { run } from './commands.js'
+import { processIo } from './io.js'
 
-run(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`slink: ${describeFailure(error)}\n`)
-  process.exit(error instanceof UsageError ? 2 : 1)
-})
+const status = await run(process.argv.slice(2), processIo())
+// On success the process ends by itself (`serve` keeps running); a failure ends it at once.
+if (status !== 0) process.exit(status)

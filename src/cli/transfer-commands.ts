@@ -4,31 +4,32 @@
  */
 import { existsSync, rmSync } from 'node:fs'
 import { openDatabase } from '../db/connect.js'
-import { fileOutput, openInput, stdoutOutput } from '../transfer/dump-files.js'
+import { fileOutput, openInput, streamOutput } from '../transfer/dump-files.js'
 import { TransferError } from '../transfer/dump-format.js'
 import { dumpLines } from '../transfer/dump-lines.js'
 import { exportDatabase } from '../transfer/export-database.js'
 import { importDatabase, SchemaUpdateError } from '../transfer/import-database.js'
 import { createProgress, formatCount } from '../transfer/progress.js'
 import { UsageError } from './args.js'
+import type { CliIo } from './io.js'
 import { database, flags, onInterrupt, reach } from './transfer-setup.js'
 
 const seconds = (s: number) => `${s.toFixed(1)} s`
 
-export async function exportCommand(args: string[]): Promise<void> {
+export async function exportCommand(args: string[], io: CliIo): Promise<void> {
   const { values, progress: wanted } = flags(args, ['to', 'from-database'])
-  const config = database(values['from-database'], '--from-database')
+  const config = database(values['from-database'], '--from-database', io.env)
   const toStdout = values.to === undefined || values.to === '-'
-  if (toStdout && process.stdout.isTTY) {
+  if (toStdout && io.isTTY.stdout) {
     throw new UsageError('refusing to write a dump to a terminal: give --to FILE or redirect it')
   }
   if (config.kind === 'sqlite' && (config.path === ':memory:' || !existsSync(config.path)))
     throw new TransferError(`no SQLite database at ${config.path}`)
-  const output = toStdout ? stdoutOutput() : fileOutput(values.to!)
-  const terminal = process.stderr.isTTY === true
+  const output = toStdout ? streamOutput(io.stdout, io.stdoutPiped()) : fileOutput(values.to!)
+  const terminal = io.isTTY.stderr
   // Into a pipe, the reading side (often `slink import`) shows the progress on the terminal.
   const bars = terminal && (wanted ?? !output.piped)
-  const progress = createProgress(process.stderr, bars)
+  const progress = createProgress(io.stderr, bars)
   const db = openDatabase(config)
   const release = onInterrupt(
     () => {
@@ -36,6 +37,7 @@ export async function exportCommand(args: string[]): Promise<void> {
       output.discard()
     },
     toStdout ? 'the dump is incomplete' : 'no dump was written',
+    io.stderr,
   )
   try {
     await reach(db, 'source')
@@ -53,14 +55,14 @@ export async function exportCommand(args: string[]): Promise<void> {
   }
 }
 
-export async function importCommand(args: string[]): Promise<void> {
+export async function importCommand(args: string[], io: CliIo): Promise<void> {
   const { values, progress: wanted } = flags(args, ['from', 'to-database'])
-  const config = database(values['to-database'], '--to-database')
+  const config = database(values['to-database'], '--to-database', io.env)
   const fromStdin = values.from === undefined || values.from === '-'
-  if (fromStdin && process.stdin.isTTY) {
+  if (fromStdin && io.isTTY.stdin) {
     throw new UsageError('no dump on standard input: give --from FILE or pipe a dump in')
   }
-  const input = openInput(fromStdin ? null : values.from!)
+  const input = fromStdin ? io.stdin : openInput(values.from!)
   // A new SQLite file that ends up holding nothing is removed again.
   const createdFile =
     config.kind === 'sqlite' && config.path !== ':memory:' && !existsSync(config.path)
@@ -71,13 +73,17 @@ export async function importCommand(args: string[]): Promise<void> {
     for (const suffix of ['', '-wal', '-shm', '-journal'])
       rmSync(`${createdFile}${suffix}`, { force: true })
   }
-  const bars = process.stderr.isTTY === true && (wanted ?? true)
-  const progress = createProgress(process.stderr, bars)
+  const bars = io.isTTY.stderr && (wanted ?? true)
+  const progress = createProgress(io.stderr, bars)
   const db = openDatabase(config)
-  const release = onInterrupt(() => {
-    progress.abandon()
-    removeCreated()
-  }, 'nothing was imported')
+  const release = onInterrupt(
+    () => {
+      progress.abandon()
+      removeCreated()
+    },
+    'nothing was imported',
+    io.stderr,
+  )
   let keep = false
   try {
     await reach(db, 'target')

@@ -3,6 +3,7 @@
  * `--no-progress` besides the named ones), the database a flag or DATABASE_URL names, a first
  * query that turns an unreachable database into one clear line, and clean-up on SIGINT/SIGTERM.
  */
+import type { Writable } from 'node:stream'
 import { sql } from 'kysely'
 import { ConfigError, loadConfig, parseDatabaseUrl, type DatabaseConfig } from '../config.js'
 import { DatabaseUnavailableError, type Db } from '../db/connect.js'
@@ -20,8 +21,12 @@ export function flags(args: string[], names: string[]): Flags {
   return { values: parsed.values, progress: last === undefined ? undefined : last === 'progress' }
 }
 
-export function database(flag: string | undefined, name: string): DatabaseConfig {
-  if (flag === undefined) return loadConfig().database
+export function database(
+  flag: string | undefined,
+  name: string,
+  env: Record<string, string | undefined>,
+): DatabaseConfig {
+  if (flag === undefined) return loadConfig(env).database
   try {
     return parseDatabaseUrl(flag.trim(), name)
   } catch (error) {
@@ -38,11 +43,14 @@ export async function reach(db: Db, role: string): Promise<void> {
   }
 }
 
-/** On SIGINT or SIGTERM: clean up, say what was left, and exit (130 or 143). */
-export function onInterrupt(cleanup: () => void, outcome: string): () => void {
+/**
+ * On SIGINT or SIGTERM: clean up, say on `stderr` what was left, and exit the process (130 or
+ * 143): the one place a command ends the process itself, as the signal asks.
+ */
+export function onInterrupt(cleanup: () => void, outcome: string, stderr: Writable): () => void {
   const handler = (signal: NodeJS.Signals) => {
     cleanup()
-    process.stderr.write(`slink: interrupted: ${outcome}\n`)
+    stderr.write(`slink: interrupted: ${outcome}\n`)
     process.exit(signal === 'SIGINT' ? 130 : 143)
   }
   process.once('SIGINT', handler).once('SIGTERM', handler)

@@ -7,6 +7,7 @@
 import cluster, { type Worker } from 'node:cluster'
 import type { Config } from '../config.js'
 import { prepareDatabase } from '../server.js'
+import { serveCounters } from './primary-counters.js'
 import { relayBetweenWorkers } from './relays.js'
 
 interface Listening {
@@ -35,6 +36,7 @@ export async function serveWithWorkers(
   let stopping = false
   let announced = false
   const ready = new Set<number>()
+  const countForWorker = serveCounters()
   const relay = relayBetweenWorkers(() =>
     Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w),
   )
@@ -43,6 +45,7 @@ export async function serveWithWorkers(
     const worker = cluster.fork({ SLINK_CLUSTER_WORKER: '1' })
     worker.on('message', (message: unknown) => {
       relay(worker.id, message)
+      countForWorker(worker, message)
       if (!isListening(message)) return
       ready.add(worker.id)
       if (!announced && ready.size === count) {

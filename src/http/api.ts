@@ -6,6 +6,8 @@ import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance } from 'fastify'
 import { accountRoutes } from '../account/routes.js'
 import type { Config } from '../config.js'
+import { countersStore } from '../limits/rate-limit-store.js'
+import { MemoryCounters, type Counters } from '../limits/window-counters.js'
 import { domainRoutes } from '../domains/routes.js'
 import { linkRoutes } from '../links/routes.js'
 import { pixelRoutes } from '../pixels/routes.js'
@@ -22,8 +24,8 @@ export interface ApiOptions {
   config: Config
   services: Services
   defaultDomainId: () => number | null
-  /** A shared store for the rate limit (Redis) when several processes serve the API. */
-  rateLimitRedis?: import('ioredis').Redis
+  /** Where the rate limit is counted (this process when absent; see src/limits/). */
+  counters?: Counters
 }
 
 export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<void> {
@@ -35,9 +37,9 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
       max: config.apiRateLimit,
       timeWindow: 60_000,
       nameSpace: 'slink-api-',
-      // While Redis is away, requests are not refused for want of a counter.
+      // Requests are not refused for want of a counter.
       skipOnError: true,
-      ...(options.rateLimitRedis ? { redis: options.rateLimitRedis } : {}),
+      store: countersStore(options.counters ?? new MemoryCounters()),
       keyGenerator: (request) => {
         const token = bearerToken(request)
         return token === null ? `ip:${request.ip}` : `key:${sha256(token).slice(0, 32)}`
@@ -54,7 +56,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   }
   registerAuth(app, services.users)
   const publicUrl = config.publicUrl
-  linkRoutes(app, services.links, services.presenter, publicUrl)
+  linkRoutes(app, services.links, services.presenter, publicUrl, options.defaultDomainId)
   pixelRoutes(app, services.pixels, publicUrl)
   spaceRoutes(app, services.spaces, publicUrl)
   domainRoutes(app, services.domains, publicUrl)

@@ -12,11 +12,20 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The key: the text after the last `Bearer ` (any case) of the Authorization header, up to a
+ * comma, as phpShort's framework reads it (so `Authorization: Authorization: Bearer <key>`,
+ * which some clients send, authenticates).
+ */
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization
   if (typeof header !== 'string') return null
-  const match = /^Bearer +(\S+) *$/i.exec(header)
-  return match ? match[1]! : null
+  const at = header.toLowerCase().lastIndexOf('bearer ')
+  if (at === -1) return null
+  const rest = header.slice(at + 'bearer '.length)
+  const comma = rest.indexOf(',')
+  const token = (comma === -1 ? rest : rest.slice(0, comma)).trim()
+  return token === '' ? null : token
 }
 
 /**

@@ -13,6 +13,21 @@ export const BODY_LIMIT = 1024 * 1024
 const MAX_FIELDS = 2000
 const MAX_DEPTH = 5
 
+/**
+ * The query string of every request, parsed like a form body (bracket nesting, so that
+ * `search[]=x` is a list and reported as such), never throwing: past the limits the rest is
+ * left as flat keys or dropped, which validation then reports or ignores.
+ */
+export function parseQuery(text: string): Record<string, unknown> {
+  return qs.parse(text, {
+    arrayLimit: 100,
+    depth: MAX_DEPTH,
+    parameterLimit: MAX_FIELDS,
+    allowPrototypes: false,
+    plainObjects: false,
+  })
+}
+
 function parseForm(text: string): Record<string, unknown> {
   let fields = 0
   for (let i = text.indexOf('&'); i !== -1; i = text.indexOf('&', i + 1)) fields++
@@ -119,11 +134,37 @@ export function registerBodyParsers(app: FastifyInstance): void {
   // Fastify reads text/plain by default; the API takes only the three encodings above.
   app.removeContentTypeParser('text/plain')
 
-  // Every route with a body sees a normalised plain object (no body at all counts as empty).
+  // A request without a body has none, whatever its Content-Type says (a DELETE sent with
+  // `Content-Type: application/json` and nothing after it is a plain delete).
+  app.addHook('onRequest', async (request) => {
+    if (!hasBody(request.headers)) delete request.headers['content-type']
+  })
+
+  // Every route with a body sees a normalised plain object (no body at all counts as empty),
+  // with the query string's parameters under the body's, as phpShort's framework merges them.
   app.addHook('preValidation', async (request) => {
     if (!['POST', 'PUT', 'PATCH'].includes(request.method)) return
     const body = request.body === undefined ? {} : request.body
     if (!isPlainObject(body)) throw new AppError(400, 'The request body must be an object.')
-    request.body = normalise(body)
+    const query = queryOf(request.url)
+    request.body = normalise(query === null ? body : { ...query, ...body })
   })
+}
+
+/** Whether a request carries a body: a Transfer-Encoding, or a Content-Length above 0. */
+export function hasBody(headers: FastifyRequest['headers']): boolean {
+  if (headers['transfer-encoding'] !== undefined) return true
+  const length = headers['content-length']
+  return length !== undefined && length !== '0'
+}
+
+/** The query string's parameters, parsed like a form body (bracket nesting); null if none. */
+function queryOf(url: string): Record<string, unknown> | null {
+  const start = url.indexOf('?')
+  if (start === -1 || start === url.length - 1) return null
+  try {
+    return parseForm(url.slice(start + 1))
+  } catch (error) {
+    throw error instanceof AppError ? error : new AppError(400, 'Malformed query string.')
+  }
 }

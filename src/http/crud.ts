@@ -15,6 +15,7 @@ import {
   ValidationErrorBody,
   type TSchema,
 } from '../shared/schema.js'
+import { acceptAliases, type ParameterAliases } from './aliases.js'
 import { userIdOf } from './auth.js'
 import { pageEnvelope, pageRequest, type ListQueryBase } from './paging.js'
 import { rejectNulls, schemaErrors } from './validation.js'
@@ -33,6 +34,10 @@ export interface CrudSpec<
   listQuery: TSchema
   createBody: TSchema
   updateBody: TSchema
+  /** Older names of list parameters (`by` for `search_by` is accepted by every list). */
+  listAliases?: ParameterAliases
+  /** Older names of body fields, on store and update. */
+  bodyAliases?: ParameterAliases
   /** Turns stored rows into wire records (related records fetched in one go). */
   present(userId: number, rows: Row[]): Promise<Rec[]>
   list(userId: number, query: Query, page: PageRequest): Promise<Page<Row>>
@@ -65,8 +70,14 @@ export function registerCrud<
   const one = async (userId: number, row: Row) => (await spec.present(userId, [row]))[0]!
   const tags = [spec.tag]
   const item = `/${spec.path.replace(/^\//, '')}/:id`
+  const bodyAliases = acceptAliases('body', spec.bodyAliases ?? {})
+  const listAliases = acceptAliases('query', {
+    ...spec.listAliases,
+    names: { by: 'search_by', ...spec.listAliases?.names },
+  })
 
   app.get(spec.path, {
+    preValidation: listAliases,
     schema: {
       tags,
       summary: `List ${spec.tag.toLowerCase()}`,
@@ -104,7 +115,7 @@ export function registerCrud<
 
   app.post(spec.path, {
     attachValidation: true,
-    preValidation: rejectNulls(spec.createBody),
+    preValidation: [bodyAliases, rejectNulls(spec.createBody)],
     schema: {
       tags,
       summary: `Store a ${spec.object}`,
@@ -116,7 +127,7 @@ export function registerCrud<
       const userId = userIdOf(request)
       const errors = schemaErrors(request)
       const row = await spec.create(userId, request.body as Create, errors)
-      return reply.code(201).send({ data: await one(userId, row), status: 201 })
+      return reply.code(201).send({ data: await one(userId, row), status: 200 })
     },
   })
 
@@ -125,7 +136,7 @@ export function registerCrud<
       method,
       url: item,
       attachValidation: true,
-      preValidation: rejectNulls(spec.updateBody),
+      preValidation: [bodyAliases, rejectNulls(spec.updateBody)],
       schema: {
         tags,
         summary: `Update a ${spec.object}`,

@@ -12,7 +12,9 @@ import {
   TooManyAttemptsError,
   UnauthenticatedError,
   ValidationError,
+  type FieldMessages,
 } from '../shared/errors.js'
+import { clientFieldName } from './aliases.js'
 import { collectIssues, type SchemaIssue } from './validation.js'
 
 const PARSER_ERRORS: Record<string, [number, string]> = {
@@ -76,6 +78,7 @@ export function sendError(
   reply: FastifyReply,
 ): FastifyReply {
   const { status, body } = toResponse(error)
+  if (status === 422 && request.aliasedFields) body.message = namedAsSent(body.message, request)
   if (status === 503) reply.header('Retry-After', '5')
   if (status >= 500) request.log.error({ err: error }, 'request failed')
   if (error instanceof UnauthenticatedError) reply.header('WWW-Authenticate', 'Bearer')
@@ -87,6 +90,19 @@ export function sendError(
     return reply.code(status).headers(page.headers).send(page.html)
   }
   return reply.code(status).type('application/json; charset=utf-8').send(body)
+}
+
+/** The field messages of `error`, naming each field as the client sent it (see http/aliases.ts). */
+function namedAsSent(messages: unknown, request: FastifyRequest): FieldMessages {
+  const fields: FieldMessages = {}
+  for (const [field, list] of Object.entries(messages as FieldMessages)) {
+    const sent = clientFieldName(request, field)
+    const [ours, theirs] = [field.split('.')[0]!, sent.split('.')[0]!].map((f) =>
+      f.replace(/_/g, ' '),
+    )
+    fields[sent] = list.map((m) => (sent === field ? m : m.replace(ours!, theirs!)))
+  }
+  return fields
 }
 
 /** The same answers for the few failures the router reports before there is a reply object. */

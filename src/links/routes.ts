@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { LinkRow } from '../db/types.js'
+import { clickSortAliases } from '../http/aliases.js'
 import { registerCrud } from '../http/crud.js'
 import { presentLinks, type LinkPresenterDeps } from './record.js'
 import {
@@ -24,6 +25,7 @@ export function linkRoutes(
   links: LinkService,
   presenter: LinkPresenterDeps,
   publicUrl: URL,
+  defaultDomainId: () => number | null,
 ): void {
   registerCrud<LinkRow, LinkRecord, LinkListQuery, LinkInput, LinkInput>(app, publicUrl, {
     path: '/links',
@@ -33,6 +35,12 @@ export function linkRoutes(
     listQuery: LinkListQuery,
     createBody: LinkCreateBody,
     updateBody: LinkUpdateBody,
+    // phpShort 2.x names.
+    listAliases: {
+      names: { space: 'space_id', domain: 'domain_id' },
+      values: clickSortAliases,
+    },
+    bodyAliases: { names: { space: 'space_id' } },
     present: (userId, rows) => presentLinks(presenter, userId, rows),
     list: (userId, query, page) =>
       links.list(
@@ -49,7 +57,7 @@ export function linkRoutes(
         page,
       ),
     get: (userId, id) => links.get(userId, id),
-    create: (userId, body, errors) => links.create(userId, body, errors),
+    create: (userId, body, errors) => links.create(userId, body, errors, defaultDomainId()),
     update: (userId, id, body, errors) => links.update(userId, id, body, errors),
     delete: (userId, id) => links.delete(userId, id),
   })

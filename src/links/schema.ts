@@ -74,6 +74,9 @@ const fields = {
     Nullable(Type.String({ maxLength: 128, description: 'Empty clears it.' })),
   ),
   space_id: Type.Optional(Nullable({ ...Id, description: 'Empty removes the space.' })),
+  space: Type.Optional(
+    Nullable({ ...Id, description: 'phpShort 2.x name of `space_id`.', deprecated: true }),
+  ),
   pixel_ids: Type.Optional(
     Nullable(Type.Array(Id, { maxItems: 100, description: 'Replaces the set; empty clears it.' })),
   ),
@@ -118,7 +121,10 @@ const fields = {
 export const LinkCreateBody = Type.Object(
   {
     ...fields,
-    domain_id: Type.Optional({ ...Id, description: 'Required (or `domain`).' }),
+    domain_id: Type.Optional({
+      ...Id,
+      description: 'Or `domain`; neither: the default domain (`PUBLIC_URL`).',
+    }),
     domain: Type.Optional({ ...Id, description: 'Accepted for `domain_id`.', deprecated: true }),
   },
   { additionalProperties: false },
@@ -153,5 +159,18 @@ export const LinkListQuery = Type.Object({
   ),
   domain_id: Type.Optional(Id),
   pixel_id: Type.Optional(Id),
+  space: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'phpShort 2.x name of `space_id`.',
+      deprecated: true,
+    }),
+  ),
+  domain: Type.Optional({
+    ...Id,
+    description: 'phpShort 2.x name of `domain_id`.',
+    deprecated: true,
+  }),
 })
 export type LinkListQuery = Static<typeof LinkListQuery>

@@ -57,10 +57,19 @@ export class LinkService {
     return this.deps.links.pixelIdsOf(linkIds)
   }
 
-  async create(userId: number, input: LinkInput, errors = new FieldErrors()): Promise<LinkRow> {
+  /**
+   * `defaultDomainId`: the account's default domain (the one `PUBLIC_URL` names), used when the
+   * input names none, as phpShort does.
+   */
+  async create(
+    userId: number,
+    input: LinkInput,
+    errors = new FieldErrors(),
+    defaultDomainId: number | null = null,
+  ): Promise<LinkRow> {
     if (input.url === undefined && !errors.has('url'))
       errors.add('url', 'The url field is required.')
-    const domain = await this.domainForCreate(userId, input, errors)
+    const domain = await this.domainForCreate(userId, input, errors, defaultDomainId)
     const changes = await this.changes(userId, input, errors, null)
     const alias = await this.aliasFor(input, domain, errors)
     const pixelIds = await this.pixelIds(userId, input, errors)
@@ -267,10 +276,11 @@ export class LinkService {
     userId: number,
     input: LinkInput,
     errors: FieldErrors,
+    defaultDomainId: number | null,
   ): Promise<DomainRow | null> {
     const field = input.domain_id !== undefined || errors.has('domain_id') ? 'domain_id' : 'domain'
-    const id = input.domain_id ?? input.domain
     if (errors.has(field)) return null
+    const id = input.domain_id ?? input.domain ?? defaultDomainId ?? undefined
     if (id === undefined) {
       errors.add('domain_id', 'The domain id field is required.')
       return null

@@ -61,6 +61,11 @@ export interface EngineOptions {
   redirectStatus: number
   pixelConsent: boolean
   secret: Buffer
+  /**
+   * Told once a link has no clicks left (this process took the last, or was refused one), so
+   * that every process answers it as expired at once, bots and HEAD included.
+   */
+  onExhausted?: (link: RedirectLink) => void
   now?: () => number
 }
 
@@ -112,8 +117,11 @@ export class RedirectEngine {
     if (input.method === 'HEAD' || visitor.bot) return none(this.redirectTo(link.url, input.query))
     if (link.expirationClicks === null) return this.counted(link, input, visitor, false)
     return then(this.store.takeLimitedClick(link.id), (taken) => {
-      if (taken) return this.counted(link, input, visitor, true)
-      link.exhausted = true
+      if (taken !== 'taken' && !link.exhausted) {
+        link.exhausted = true
+        this.options.onExhausted?.(link)
+      }
+      if (taken !== 'refused') return this.counted(link, input, visitor, true)
       return none(this.expired(link))
     })
   }

@@ -21,7 +21,7 @@ export function writeVisit(response: ServerResponse, visit: Visit, head: boolean
   const { outcome } = visit
   const headers: Record<string, string> =
     outcome.kind === 'redirect'
-      ? { location: outcome.location, 'cache-control': 'no-store' }
+      ? { location: outcome.location, 'cache-control': 'no-store', 'content-length': '0' }
       : { ...outcome.page.headers }
   if (outcome.setCookie) headers['set-cookie'] = outcome.setCookie
   if (outcome.kind === 'page' && outcome.retryAfter !== undefined) {

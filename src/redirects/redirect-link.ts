@@ -13,6 +13,7 @@ import type { CompiledTargeting } from './targeting/rules.js'
 export interface RedirectLink {
   readonly id: number
   readonly userId: number
+  readonly domainId: number
   readonly alias: string
   readonly shortUrl: string
   readonly url: string
@@ -21,7 +22,7 @@ export interface RedirectLink {
   readonly endsAt: number | null
   readonly expirationClicks: number | null
   readonly expirationUrl: string | null
-  /** Clicks as loaded; `exhausted` turns true once the click-limit step refuses a click. */
+  /** Clicks as loaded; `exhausted` turns true once the click-limit step takes the last click or refuses one. */
   readonly clicks: number
   exhausted: boolean
   readonly passwordHash: string | null
@@ -72,6 +73,7 @@ export function toRedirectLink(row: RedirectLinkRow, domain: DomainRow): Redirec
   return {
     id: link.id,
     userId: link.user_id,
+    domainId: link.domain_id,
     alias: link.alias,
     shortUrl: `${domain.url}/${link.alias}`,
     url,

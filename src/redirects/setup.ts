@@ -10,20 +10,22 @@ import { VisitorHasher } from '../clicks/visitor-hash.js'
 import { ClickWriter } from '../clicks/writer.js'
 import { WebhookOutbox } from '../webhooks/outbox.js'
 import type { Redis } from 'ioredis'
-import { RedisAttemptLimiter } from '../cluster/redis-limiter.js'
 import { RedisRotationCounter, SqlRotationCounter } from '../cluster/rotation.js'
 import type { Config } from '../config.js'
 import type { Services } from '../services.js'
 import { sharedSecret } from '../shared/settings.js'
-import { MemoryAttemptLimiter } from './attempt-limiter.js'
+import { MemoryCounters, type Counters } from '../limits/window-counters.js'
+import { CountingAttemptLimiter } from './attempt-limiter.js'
 import { RedirectEngine } from './engine.js'
 import { LinkDirectory } from './link-directory.js'
 import { LocalRotationCounter } from './rotation-counter.js'
 import { SqlRedirectStore } from './store.js'
 
 export interface RedirectOptions {
-  /** Shared limits and rotation counters for several processes (see src/cluster/). */
+  /** Shared rotation counters for several processes (see src/cluster/). */
   redis?: Redis | null
+  /** Where password and lookup attempts are counted (this process when absent). */
+  counters?: Counters
   /** Other processes use the same database: counters must live in the database or Redis. */
   shared?: boolean
   onFlushError?: (error: unknown) => void
@@ -46,8 +48,8 @@ export async function createRedirects(
   const counter =
     options.shared || redis ? new SqlRotationCounter(services.db) : new LocalRotationCounter()
   const rotation = redis ? new RedisRotationCounter(redis, counter) : counter
-  const limiter = (name: string, max: number) =>
-    redis ? new RedisAttemptLimiter(redis, name, max) : new MemoryAttemptLimiter(max)
+  const counters = options.counters ?? new MemoryCounters()
+  const limiter = (name: string, max: number) => new CountingAttemptLimiter(counters, name, max)
   const onError = options.onFlushError ?? (() => {})
   let channel: ClickChannel
   if (options.inlineClicks) {
@@ -73,6 +75,14 @@ export async function createRedirects(
       redirectStatus: config.redirectStatus,
       pixelConsent: config.pixelConsent,
       secret: await sharedSecret(services.db, 'cookie_secret'),
+      // Every cache (here, in the other workers and on other machines) reloads the link.
+      onExhausted: (link) =>
+        services.changes.publish({
+          kind: 'link',
+          id: link.id,
+          domainId: link.domainId,
+          alias: link.alias,
+        }),
       ...(options.now ? { now: options.now } : {}),
     },
   )

@@ -14,22 +14,31 @@ export interface RedirectStore {
   findDomain(name: string): Promise<DomainRow | undefined>
   findLink(domainId: number, alias: string): Promise<RedirectLinkRow | undefined>
   /**
-   * Counts one click of a click-limited link if it has clicks left: true when counted. This is
-   * the only write a redirect waits for; everything else is batched after the response.
+   * Counts one click of a click-limited link if it has clicks left: `taken`, or `last` when it
+   * took the last one; `refused` when none was left. This is the only write a redirect waits
+   * for; everything else is batched after the response.
    */
-  takeLimitedClick(linkId: number): boolean | Promise<boolean>
+  takeLimitedClick(linkId: number): LimitedClick | Promise<LimitedClick>
+}
+
+export type LimitedClick = 'taken' | 'last' | 'refused'
+
+function limitedClick(row: { left: number | string } | undefined): LimitedClick {
+  if (row === undefined) return 'refused'
+  return Number(row.left) <= 0 ? 'last' : 'taken'
 }
 
 export class SqlRedirectStore implements RedirectStore {
-  private readonly takeSync: ((linkId: number) => boolean) | null
+  private readonly takeSync: ((linkId: number) => LimitedClick) | null
 
   constructor(private readonly db: Db) {
     const sqlite = db.sqlite
     if (sqlite) {
       const statement = sqlite.prepare(
-        'UPDATE links SET clicks = clicks + 1 WHERE id = ? AND expiration_clicks > 0 AND clicks < expiration_clicks',
+        'UPDATE links SET clicks = clicks + 1 WHERE id = ? AND expiration_clicks > 0 AND clicks < expiration_clicks RETURNING expiration_clicks - clicks AS left',
       )
-      this.takeSync = (linkId) => statement.run(linkId).changes === 1
+      this.takeSync = (linkId) =>
+        limitedClick(statement.get(linkId) as { left: number } | undefined)
     } else {
       this.takeSync = null
     }
@@ -61,7 +70,7 @@ export class SqlRedirectStore implements RedirectStore {
     return { link, pixels }
   }
 
-  takeLimitedClick(linkId: number): boolean | Promise<boolean> {
+  takeLimitedClick(linkId: number): LimitedClick | Promise<LimitedClick> {
     if (this.takeSync) return this.takeSync(linkId)
     return this.db.kysely
       .updateTable('links')
@@ -69,7 +78,8 @@ export class SqlRedirectStore implements RedirectStore {
       .where('id', '=', linkId)
       .where('expiration_clicks', '>', 0)
       .whereRef('clicks', '<', 'expiration_clicks')
+      .returning((eb) => eb(eb.ref('expiration_clicks'), '-', eb.ref('clicks')).as('left'))
       .executeTakeFirst()
-      .then((result) => Number(result.numUpdatedRows) === 1)
+      .then((row) => limitedClick(row as { left: number | string } | undefined))
   }
 }

@@ -107,8 +107,17 @@ export function ListQuery<const S extends readonly string[], const B extends rea
   return {
     search: Type.Optional(Type.String({ maxLength: 255, description: 'Search query' })),
     search_by: Type.Optional(StringEnum(searchBy, { description: `Default ${searchBy[0]}` })),
+    by: Type.Optional(
+      StringEnum(searchBy, { description: 'phpShort 2.x name of `search_by`.', deprecated: true }),
+    ),
     sort_by: Type.Optional(StringEnum(sortBy, { description: `Default ${sortBy[0]}` })),
-    sort: Type.Optional(StringEnum(['desc', 'asc'] as const, { description: 'Default desc' })),
+    sort: Type.Optional(
+      StringEnum(['desc', 'asc'] as const, {
+        description: sortBy.includes('clicks' as S[number])
+          ? 'Default desc. phpShort 2.x `max` and `min` mean `sort_by=clicks` descending and ascending.'
+          : 'Default desc',
+      }),
+    ),
     per_page: Type.Optional(IntegerEnum(PER_PAGE, { description: 'Default 10' })),
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'From 1' })),
   }

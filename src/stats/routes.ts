@@ -5,6 +5,7 @@
  * An empty parameter counts as absent.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { acceptAliases } from '../http/aliases.js'
 import { userIdOf } from '../http/auth.js'
 import { pageEnvelope, pageRequest } from '../http/paging.js'
 import { schemaErrors } from '../http/validation.js'
@@ -28,10 +29,23 @@ async function dropEmptyParameters(request: FastifyRequest): Promise<void> {
   }
 }
 
+/** Today's phpShort names for two statistics. */
+const NAME_ALIASES: Readonly<Record<string, string>> = {
+  click: 'clicks',
+  operating_system: 'platform',
+}
+
+const statNameAliases = acceptAliases('query', {
+  values: (query) => {
+    if (typeof query.name === 'string' && Object.hasOwn(NAME_ALIASES, query.name))
+      query.name = NAME_ALIASES[query.name]
+  },
+})
+
 export function statsRoutes(app: FastifyInstance, stats: StatsService, publicUrl: URL): void {
   app.get<{ Params: Static<typeof IdParams>; Querystring: StatsQuery }>('/stats/:id', {
     attachValidation: true,
-    preValidation: dropEmptyParameters,
+    preValidation: [dropEmptyParameters, statNameAliases],
     schema: {
       tags: ['Stats'],
       summary: "A link's statistics",

@@ -57,7 +57,8 @@ export const StatsQuery = Type.Object({
   name: StringEnum(STAT_NAMES, {
     description:
       '`clicks` (per UTC day), `clicks_hour` (per UTC hour of the day, 00–23), `country`, ' +
-      '`platform`, `browser`, `device`, `language`, `referrer`.',
+      '`platform`, `browser`, `device`, `language`, `referrer`. Also accepted: `click` ' +
+      '(= `clicks`) and `operating_system` (= `platform`), the names of today’s phpShort.',
   }),
   from: date('First day, `YYYY-MM-DD` (UTC), 2000-01-01 or later. Default: 29 days before `to`.'),
   to: date('Last day, `YYYY-MM-DD` (UTC), included. Default: today. At most 366 days in all.'),

@@ -5,14 +5,7 @@
  * complete, so FILE is never a partial dump. A name ending in `.gz` is gzip-compressed;
  * reading recognises gzip by its content.
  */
-import {
-  createReadStream,
-  createWriteStream,
-  fstatSync,
-  openSync,
-  renameSync,
-  unlinkSync,
-} from 'node:fs'
+import { createReadStream, createWriteStream, openSync, renameSync, unlinkSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { Writable } from 'node:stream'
 import { finished, pipeline } from 'node:stream/promises'
@@ -37,14 +30,14 @@ function reason(error: unknown): string {
   return (error as Error).message
 }
 
-export function stdoutOutput(): DumpOutput {
-  const stat = fstatSync(1)
+/** The dump on standard output (`stream`); `piped` when another program reads it as it comes. */
+export function streamOutput(stream: Writable, piped: boolean): DumpOutput {
   return {
-    stream: process.stdout,
-    piped: stat.isFIFO() || stat.isSocket(),
+    stream,
+    piped,
     finish: () =>
       new Promise((resolve, reject) =>
-        process.stdout.write('', (error) => (error ? reject(error) : resolve())),
+        stream.write('', (error) => (error ? reject(error) : resolve())),
       ),
     discard: () => {},
   }
@@ -95,9 +88,8 @@ async function* readFile(path: string, fd: number): AsyncGenerator<Buffer> {
   }
 }
 
-/** The dump's bytes: from `path`, or from standard input when it is null. */
-export function openInput(path: string | null): AsyncIterable<Buffer> {
-  if (path === null) return process.stdin
+/** The dump's bytes: from the file at `path`. */
+export function openInput(path: string): AsyncIterable<Buffer> {
   let fd: number
   try {
     fd = openSync(path, 'r')

@@ -12,6 +12,7 @@ import {
   startDestination,
   type Destination,
 } from '../support/browser.js'
+import { PIXEL_REDIRECT_DELAY_MS, PIXEL_REFRESH_SECONDS } from '../../src/pages/pixel-page.js'
 import { startServer, type TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
@@ -136,7 +137,8 @@ describe.skipIf(!chromium.ok)('the pixel page in Chromium', () => {
     const { page, requested } = await open({ locale: 'en-US', userAgent: LINUX_CHROME })
     await page.goto(`http://short.test:${consent.port}/${alias}`)
     expect(await page.locator('h1').textContent()).toBe('Before you continue')
-    await page.waitForTimeout(700)
+    // Past the moment the page would leave without consent (script and meta refresh alike).
+    await page.waitForTimeout(Math.max(PIXEL_REDIRECT_DELAY_MS, PIXEL_REFRESH_SECONDS * 1000) + 300)
     expect(page.url()).toBe(`http://short.test:${consent.port}/${alias}`)
     expect(requested).toEqual([])
     await Promise.all([

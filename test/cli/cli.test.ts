@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/connect.js'
-import { slink } from '../support/cli.js'
+import { slink, slinkProcess } from '../support/cli.js'
 
 let dir: string
 let env: Record<string, string>
@@ -41,14 +41,34 @@ async function liveKeys(): Promise<number> {
   }
 }
 
-describe('slink migrate', () => {
-  it('applies the schema once, then says it is up to date', () => {
-    expect(slink(['migrate'], env)).toEqual({
+describe('the real slink bin', () => {
+  it('exits 0 on success, 1 on a failure and 2 on a usage error, with one line on stderr', () => {
+    expect(slinkProcess(['migrate'], env)).toEqual({
       status: 0,
       stdout: 'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0005-webhooks\n',
       stderr: '',
     })
-    expect(slink(['migrate'], env)).toEqual({
+    expect(slinkProcess(['key', 'create', '--email', 'nobody@example.com'], env)).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'slink: no user with email nobody@example.com\n',
+    })
+    expect(slinkProcess(['frobnicate'], env)).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: 'slink: unknown command "frobnicate"\n',
+    })
+  })
+})
+
+describe('slink migrate', () => {
+  it('applies the schema once, then says it is up to date', async () => {
+    expect(await slink(['migrate'], env)).toEqual({
+      status: 0,
+      stdout: 'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month\n',
+      stderr: '',
+    })
+    expect(await slink(['migrate'], env)).toEqual({
       status: 0,
       stdout: 'the schema is up to date\n',
       stderr: '',
@@ -58,15 +78,18 @@ describe('slink migrate', () => {
 
 describe('slink user create', () => {
   it('prints a new key of the slk_ form', async () => {
-    const result = slink(['user', 'create', '--email', 'ann@example.com', '--name', 'Ann'], env)
+    const result = await slink(
+      ['user', 'create', '--email', 'ann@example.com', '--name', 'Ann'],
+      env,
+    )
     expect(result.status).toBe(0)
     expect(result.stderr).toBe('')
     expect(result.stdout).toMatch(/^slk_[A-Za-z0-9]{40}\n$/)
     expect(await count('users')).toBe(1)
   })
 
-  it('uses the key given with --api-key', () => {
-    const result = slink(
+  it('uses the key given with --api-key', async () => {
+    const result = await slink(
       ['user', 'create', '--email', 'ann@example.com', '--api-key', 'a-chosen-key-0123456789'],
       env,
     )
@@ -92,13 +115,13 @@ describe('slink user create', () => {
     [['user', 'remove'], 2, 'slink: unknown command "user remove"\n'],
     [['frobnicate'], 2, 'slink: unknown command "frobnicate"\n'],
   ])('refuses %j with one line and exit %i, writing nothing', async (args, status, stderr) => {
-    expect(slink(args, env)).toEqual({ status, stdout: '', stderr })
+    expect(await slink(args, env)).toEqual({ status, stdout: '', stderr })
     expect(await count('users').catch(() => 0)).toBe(0)
   })
 
   it('refuses a second user with the same email (any case)', async () => {
-    slink(['user', 'create', '--email', 'ann@example.com'], env)
-    const result = slink(['user', 'create', '--email', 'ANN@example.com'], env)
+    await slink(['user', 'create', '--email', 'ann@example.com'], env)
+    const result = await slink(['user', 'create', '--email', 'ANN@example.com'], env)
     expect(result).toEqual({
       status: 1,
       stdout: '',
@@ -108,11 +131,11 @@ describe('slink user create', () => {
   })
 
   it('refuses a key another user already has', async () => {
-    slink(
+    await slink(
       ['user', 'create', '--email', 'ann@example.com', '--api-key', 'a-chosen-key-0123456789'],
       env,
     )
-    const result = slink(
+    const result = await slink(
       ['user', 'create', '--email', 'bob@example.com', '--api-key', 'a-chosen-key-0123456789'],
       env,
     )
@@ -127,15 +150,15 @@ describe('slink user create', () => {
 
 describe('slink key', () => {
   it('creates a second key for a user', async () => {
-    slink(['user', 'create', '--email', 'ann@example.com'], env)
-    const result = slink(['key', 'create', '--email', 'ann@example.com'], env)
+    await slink(['user', 'create', '--email', 'ann@example.com'], env)
+    const result = await slink(['key', 'create', '--email', 'ann@example.com'], env)
     expect(result.status).toBe(0)
     expect(result.stdout).toMatch(/^slk_[A-Za-z0-9]{40}\n$/)
     expect(await liveKeys()).toBe(2)
   })
 
   it('refuses a key for an unknown user', async () => {
-    expect(slink(['key', 'create', '--email', 'nobody@example.com'], env)).toEqual({
+    expect(await slink(['key', 'create', '--email', 'nobody@example.com'], env)).toEqual({
       status: 1,
       stdout: '',
       stderr: 'slink: no user with email nobody@example.com\n',
@@ -143,20 +166,20 @@ describe('slink key', () => {
   })
 
   it('revokes a key by its full value and by a unique prefix of 8+ characters', async () => {
-    slink(
+    await slink(
       ['user', 'create', '--email', 'ann@example.com', '--api-key', 'first-key-aaaaaaaaaaaa'],
       env,
     )
-    slink(
+    await slink(
       ['user', 'create', '--email', 'bob@example.com', '--api-key', 'second-key-bbbbbbbbbbb'],
       env,
     )
-    expect(slink(['key', 'revoke', 'first-key-aaaaaaaaaaaa'], env)).toEqual({
+    expect(await slink(['key', 'revoke', 'first-key-aaaaaaaaaaaa'], env)).toEqual({
       status: 0,
       stdout: 'revoked\n',
       stderr: '',
     })
-    expect(slink(['key', 'revoke', 'second-k'], env)).toEqual({
+    expect(await slink(['key', 'revoke', 'second-k'], env)).toEqual({
       status: 0,
       stdout: 'revoked\n',
       stderr: '',
@@ -165,30 +188,30 @@ describe('slink key', () => {
   })
 
   it('refuses a prefix shorter than 8 characters, an unknown one, and an ambiguous one', async () => {
-    slink(
+    await slink(
       ['user', 'create', '--email', 'ann@example.com', '--api-key', 'shared-prefix-1-aaaaaa'],
       env,
     )
-    slink(
+    await slink(
       ['user', 'create', '--email', 'bob@example.com', '--api-key', 'shared-prefix-2-bbbbbb'],
       env,
     )
-    expect(slink(['key', 'revoke', 'shared'], env)).toEqual({
+    expect(await slink(['key', 'revoke', 'shared'], env)).toEqual({
       status: 1,
       stdout: '',
       stderr: 'slink: a key prefix needs at least 8 characters\n',
     })
-    expect(slink(['key', 'revoke', 'zzzzzzzz'], env)).toEqual({
+    expect(await slink(['key', 'revoke', 'zzzzzzzz'], env)).toEqual({
       status: 1,
       stdout: '',
       stderr: 'slink: no live API key matches "zzzzzzzz"\n',
     })
-    expect(slink(['key', 'revoke', 'shared-prefix'], env)).toEqual({
+    expect(await slink(['key', 'revoke', 'shared-prefix'], env)).toEqual({
       status: 1,
       stdout: '',
       stderr: 'slink: "shared-prefix" matches 2 keys; give more characters\n',
     })
-    expect(slink(['key', 'revoke'], env)).toEqual({
+    expect(await slink(['key', 'revoke'], env)).toEqual({
       status: 2,
       stdout: '',
       stderr: 'slink: expected 1 argument, got 0\n',
@@ -198,21 +221,24 @@ describe('slink key', () => {
 })
 
 describe('slink domain', () => {
-  it('adds a global domain and a user domain, and lists them', () => {
-    slink(['user', 'create', '--email', 'ann@example.com'], env)
-    expect(slink(['domain', 'add', 'go.example.com'], env)).toEqual({
+  it('adds a global domain and a user domain, and lists them', async () => {
+    await slink(['user', 'create', '--email', 'ann@example.com'], env)
+    expect(await slink(['domain', 'add', 'go.example.com'], env)).toEqual({
       status: 0,
       stdout: '1\tgo.example.com\thttps://go.example.com\tglobal\n',
       stderr: '',
     })
     expect(
-      slink(['domain', 'add', 'http://Ann.Example.org:8080', '--email', 'ann@example.com'], env),
+      await slink(
+        ['domain', 'add', 'http://Ann.Example.org:8080', '--email', 'ann@example.com'],
+        env,
+      ),
     ).toEqual({
       status: 0,
       stdout: '2\tann.example.org\thttp://ann.example.org:8080\tuser\n',
       stderr: '',
     })
-    expect(slink(['domain', 'list'], env)).toEqual({
+    expect(await slink(['domain', 'list'], env)).toEqual({
       status: 0,
       stdout:
         'id\tname\turl\towner\n1\tgo.example.com\thttps://go.example.com\tglobal\n2\tann.example.org\thttp://ann.example.org:8080\tuser 1\n',
@@ -221,25 +247,25 @@ describe('slink domain', () => {
   })
 
   it('refuses a bad host, a taken host and an unknown owner, writing nothing', async () => {
-    slink(['domain', 'add', 'go.example.com'], env)
-    expect(slink(['domain', 'add', 'not a host'], env)).toEqual({
+    await slink(['domain', 'add', 'go.example.com'], env)
+    expect(await slink(['domain', 'add', 'not a host'], env)).toEqual({
       status: 1,
       stdout: '',
       stderr: 'slink: name: The name field must be a valid domain name.\n',
     })
-    expect(slink(['domain', 'add', 'GO.example.com'], env)).toEqual({
+    expect(await slink(['domain', 'add', 'GO.example.com'], env)).toEqual({
       status: 1,
       stdout: '',
       stderr: 'slink: name: The name has already been taken.\n',
     })
-    expect(slink(['domain', 'add', 'x.example.com', '--email', 'nobody@example.com'], env)).toEqual(
-      {
-        status: 1,
-        stdout: '',
-        stderr: 'slink: no user with email nobody@example.com\n',
-      },
-    )
-    expect(slink(['domain', 'add'], env)).toEqual({
+    expect(
+      await slink(['domain', 'add', 'x.example.com', '--email', 'nobody@example.com'], env),
+    ).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'slink: no user with email nobody@example.com\n',
+    })
+    expect(await slink(['domain', 'add'], env)).toEqual({
       status: 2,
       stdout: '',
       stderr: 'slink: expected 1 argument, got 0\n',
@@ -259,14 +285,18 @@ describe('configuration errors', () => {
       { REDIRECT_STATUS: '303' },
       'slink: REDIRECT_STATUS must be 301, 302, 307 or 308, got "303"\n',
     ],
-  ])('stops with one line naming the variable (%j)', (extra, stderr) => {
-    expect(slink(['migrate'], { ...env, ...extra })).toEqual({ status: 1, stdout: '', stderr })
+  ])('stops with one line naming the variable (%j)', async (extra, stderr) => {
+    expect(await slink(['migrate'], { ...env, ...extra })).toEqual({
+      status: 1,
+      stdout: '',
+      stderr,
+    })
   })
 
-  it('stops with one line when the database cannot be opened', () => {
+  it('stops with one line when the database cannot be opened', async () => {
     writeFileSync(join(dir, 'a-file'), '')
     const path = join(dir, 'a-file', 'x.db')
-    const result = slink(['migrate'], { DATABASE_URL: `sqlite:${path}` })
+    const result = await slink(['migrate'], { DATABASE_URL: `sqlite:${path}` })
     expect(result.status).toBe(1)
     expect(result.stdout).toBe('')
     expect(result.stderr).toBe(

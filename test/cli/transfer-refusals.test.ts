@@ -1,5 +1,5 @@
 /**
- * What `slink import` refuses, through the real command: a target holding rows, inputs that are
+ * What `slink import` refuses, run in-process: a target holding rows, inputs that are
  * not dumps, dumps of a newer format or schema, damaged, truncated or constraint-breaking dumps.
  * Each is one line on stderr and exit 1, with no row written and no new file left behind.
  */
@@ -28,8 +28,8 @@ afterAll(() => src?.close())
 describe('slink import refuses', () => {
   let n = 0
   /** Imports `input` into a new target file; returns the target's name and the error line. */
-  const refused = (input: string | Buffer, name = `target-${++n}.db`) => {
-    const result = slink(['import'], { DATABASE_URL: target(name) }, { input })
+  const refused = async (input: string | Buffer, name = `target-${++n}.db`) => {
+    const result = await slink(['import'], { DATABASE_URL: target(name) }, { input })
     expect(result.stdout).toBe('')
     expect(result.status).toBe(1)
     return { name, stderr: result.stderr }
@@ -37,10 +37,13 @@ describe('slink import refuses', () => {
 
   it('a target that holds rows, writing nothing', async () => {
     expect(
-      slink(['user', 'create', '--email', 'x@example.com'], { DATABASE_URL: target('full.db') })
-        .status,
+      (
+        await slink(['user', 'create', '--email', 'x@example.com'], {
+          DATABASE_URL: target('full.db'),
+        })
+      ).status,
     ).toBe(0)
-    expect(refused(dump, 'full.db').stderr).toBe(
+    expect((await refused(dump, 'full.db')).stderr).toBe(
       'slink: the target database is not empty (users: 1, api_keys: 1): import only into a new or empty database\n',
     )
     expect(await rowCount(target('full.db'))).toBe(2)
@@ -63,8 +66,8 @@ describe('slink import refuses', () => {
       () => dump.replace('"migrations":["', '"migrations":["9999-future","'),
       'the dump comes from a newer slink (schema migration 9999-future is unknown here): import it with that version or later',
     ],
-  ])('%s, before touching the target', (_, input, message) => {
-    const { name, stderr } = refused(input())
+  ])('%s, before touching the target', async (_, input, message) => {
+    const { name, stderr } = await refused(input())
     expect(stderr).toBe(`slink: ${message}\n`)
     expect(existsSync(join(src.dir, name))).toBe(false)
   })
@@ -119,13 +122,13 @@ describe('slink import refuses', () => {
     if (late) {
       // Found after rows went in: an existing empty database keeps its schema and stays empty.
       const empty = `empty-${++n}.db`
-      expect(slink(['migrate'], { DATABASE_URL: target(empty) }).status).toBe(0)
-      const { stderr } = refused(input(), empty)
+      expect((await slink(['migrate'], { DATABASE_URL: target(empty) })).status).toBe(0)
+      const { stderr } = await refused(input(), empty)
       expect(stderr).toMatch(new RegExp(`^slink: ${message.source}; nothing was imported\\n$`))
       expect(await rowCount(target(empty))).toBe(0)
       return
     }
-    const { name, stderr } = refused(input())
+    const { name, stderr } = await refused(input())
     expect(stderr).toMatch(new RegExp(`^slink: ${message.source}; nothing was imported\\n$`))
     expect(existsSync(join(src.dir, name))).toBe(false)
   })

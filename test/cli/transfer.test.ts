@@ -1,8 +1,9 @@
 /**
- * `slink export` and `slink import` through the real command: the dump's shape, files, usage
- * errors, and a full round trip SQLite → dump file → PostgreSQL → pipe → SQLite in which every
- * row of every table is compared on all three, the service then runs on the copy, and new rows
- * get fresh ids. Refusals of bad dumps and targets are in transfer-refusals.test.ts.
+ * `slink export` and `slink import`, in-process except for a real standard input, a real pipe
+ * and the real service: the dump's shape, files, usage errors, and a full round trip SQLite →
+ * dump file → PostgreSQL → pipe → SQLite in which every row of every table is compared on all
+ * three, the service then runs on the copy, and new rows get fresh ids. Refusals of bad dumps
+ * and targets are in transfer-refusals.test.ts.
  */
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
@@ -15,7 +16,7 @@ import { migrateTo, migrationNames } from '../../src/db/migrate.js'
 import { liveTables } from '../../src/transfer/catalog.js'
 import { TABLE_ORDER } from '../../src/transfer/tables.js'
 import { KEY_A } from '../support/app.js'
-import { serve, slink, slinkPipe } from '../support/cli.js'
+import { serve, slink, slinkPipe, slinkProcess } from '../support/cli.js'
 import { emptyPostgres, postgresCheck } from '../support/databases.js'
 import {
   contents,
@@ -57,7 +58,7 @@ beforeAll(async () => {
 afterAll(() => src?.close())
 
 describe('slink export', () => {
-  it('writes a header, every listed table in order with its rows, and a checksummed end line', () => {
+  it('writes a header, every listed table in order with its rows, and a checksummed end line', async () => {
     const lines = dumpLines()
     const header = JSON.parse(lines[0]!) as {
       format: string
@@ -85,15 +86,15 @@ describe('slink export', () => {
     })
   })
 
-  it('writes a file only when complete, readable by its owner only, gzip-compressed for .gz', () => {
+  it('writes a file only when complete, readable by its owner only, gzip-compressed for .gz', async () => {
     const plain = join(dir, 'out', 'dump.jsonl')
-    expect(slink(['export', '--to', plain], { DATABASE_URL: src.url })).toEqual({
+    expect(await slink(['export', '--to', plain], { DATABASE_URL: src.url })).toEqual({
       status: 1,
       stdout: '',
       stderr: `slink: cannot write ${plain}: no such file or directory\n`,
     })
     const gz = join(dir, 'dump.jsonl.gz')
-    const result = slink(['export', '--to', gz], { DATABASE_URL: src.url })
+    const result = await slink(['export', '--to', gz], { DATABASE_URL: src.url })
     expect(result.stdout).toBe('')
     expect(result.stderr).toMatch(EXPORTED)
     expect(statSync(gz).mode & 0o777).toBe(0o600)
@@ -102,8 +103,9 @@ describe('slink export', () => {
     expect(lines.slice(1, -2)).toEqual(dumpLines().slice(1, -1))
 
     const into = target('from-gz.db')
-    expect(slink(['import', '--from', gz], { DATABASE_URL: into }).status).toBe(0)
-    const piped = slink(
+    expect((await slink(['import', '--from', gz], { DATABASE_URL: into })).status).toBe(0)
+    // A gzip-compressed dump on the real process's standard input.
+    const piped = slinkProcess(
       ['import'],
       { DATABASE_URL: target('from-gz-stdin.db') },
       { input: readFileSync(gz) },
@@ -123,8 +125,8 @@ describe('slink export and slink import', () => {
     ],
     [['import', '--to-database', 'sqlite:'], '--to-database needs a file path after "sqlite:"'],
     [['import', 'extra'], 'unexpected argument "extra"'],
-  ])('refuses %j as a usage error (exit 2)', (args, message) => {
-    expect(slink(args, { DATABASE_URL: target() }, { input: '' })).toEqual({
+  ])('refuses %j as a usage error (exit 2)', async (args, message) => {
+    expect(await slink(args, { DATABASE_URL: target() }, { input: '' })).toEqual({
       status: 2,
       stdout: '',
       stderr: `slink: ${message}\n`,
@@ -134,9 +136,9 @@ describe('slink export and slink import', () => {
 })
 
 describe('slink export refuses', () => {
-  it('a missing SQLite file, without creating it', () => {
+  it('a missing SQLite file, without creating it', async () => {
     const missing = join(dir, 'missing.db')
-    expect(slink(['export'], { DATABASE_URL: `sqlite:${missing}` })).toEqual({
+    expect(await slink(['export'], { DATABASE_URL: `sqlite:${missing}` })).toEqual({
       status: 1,
       stdout: '',
       stderr: `slink: no SQLite database at ${missing}\n`,
@@ -147,15 +149,15 @@ describe('slink export refuses', () => {
   it('a database whose schema is behind, or that holds a table nobody listed', async () => {
     const old = target('old.db')
     await withDatabase(old, (db) => migrateTo(db, migrationNames()[0]!))
-    const behind = slink(['export'], { DATABASE_URL: old })
+    const behind = await slink(['export'], { DATABASE_URL: old })
     expect(behind.status).toBe(1)
     expect(behind.stderr).toBe(
       `slink: the source database's schema is not up to date (${migrationNames().slice(1).join(', ')} not applied): run slink migrate first\n`,
     )
     const extra = target('extra.db')
-    expect(slink(['migrate'], { DATABASE_URL: extra }).status).toBe(0)
+    expect((await slink(['migrate'], { DATABASE_URL: extra })).status).toBe(0)
     await withDatabase(extra, (db) => sql`create table notes (body text)`.execute(db.kysely))
-    expect(slink(['export'], { DATABASE_URL: extra })).toEqual({
+    expect(await slink(['export'], { DATABASE_URL: extra })).toEqual({
       status: 1,
       stdout: '',
       stderr:
@@ -170,7 +172,7 @@ describe.skipIf(!postgres.ok)('SQLite → PostgreSQL → SQLite', () => {
     try {
       const file = join(dir, 'round.jsonl')
       writeFileSync(file, dump)
-      const imported = slink(['import', '--from', file], { DATABASE_URL: pg.url })
+      const imported = await slink(['import', '--from', file], { DATABASE_URL: pg.url })
       expect(imported.stderr).toMatch(IMPORTED)
       expect(imported).toMatchObject({ status: 0, stdout: '' })
 
@@ -191,12 +193,12 @@ describe.skipIf(!postgres.ok)('SQLite → PostgreSQL → SQLite', () => {
       expect(await withDatabase(back, contents)).toEqual(original)
 
       // The dump of the PostgreSQL copy is the source's, row for row and in the same order.
-      const again = slink(['export'], { DATABASE_URL: pg.url })
+      const again = await slink(['export'], { DATABASE_URL: pg.url })
       expect(again.stdout.trimEnd().split('\n').slice(1, -1)).toEqual(dumpLines().slice(1, -1))
 
       // A second import into the now full database is refused, and changes nothing.
       const before = await rowCount(pg.url)
-      const refused = slink(['import', '--from', file], { DATABASE_URL: pg.url })
+      const refused = await slink(['import', '--from', file], { DATABASE_URL: pg.url })
       expect(refused.status).toBe(1)
       expect(refused.stderr).toMatch(
         /^slink: the target database is not empty \(users: 3, api_keys: 3, domains: 2, .*, click_visitors: \d+, webhooks: \d+, webhook_deliveries: \d+\): import only into a new or empty database\n$/,
@@ -253,7 +255,7 @@ describe.skipIf(!postgres.ok)('SQLite → PostgreSQL → SQLite', () => {
       const lines = dumpLines()
       const start = lines.indexOf('{"table":"link_pixels"}')
       lines[start + 1] = lines[start + 1]!.replace(/,\d+\]$/, ',999]')
-      const result = slink(['import'], { DATABASE_URL: pg.url }, { input: signed(lines) })
+      const result = await slink(['import'], { DATABASE_URL: pg.url }, { input: signed(lines) })
       expect(result.status).toBe(1)
       expect(result.stderr).toMatch(
         /^slink: table link_pixels, dump lines? [\d–]+: insert or update on table "link_pixels" violates foreign key constraint "\w+"; nothing was imported\n$/,
@@ -305,22 +307,24 @@ describe('slink import of an older schema', () => {
       JSON.stringify({ end: true, rows: 1, sha256: '' }),
     ]
     const forward = target('forward.db')
-    const result = slink(['import'], { DATABASE_URL: forward }, { input: signed(lines) })
+    const result = await slink(['import'], { DATABASE_URL: forward }, { input: signed(lines) })
     expect(result.stderr).toMatch(
       new RegExp(
         `^imported 1 rows into ${listed.length} tables in \\d+\\.\\d s, then applied ${migrationNames().slice(1).join(', ')}\\n$`,
       ),
     )
     expect(result.status).toBe(0)
-    expect(slink(['migrate'], { DATABASE_URL: forward }).stdout).toBe('the schema is up to date\n')
+    expect((await slink(['migrate'], { DATABASE_URL: forward })).stdout).toBe(
+      'the schema is up to date\n',
+    )
     const next = await withDatabase(forward, (db) =>
       sql<{ seq: number }>`select seq from sqlite_sequence where name = 'users'`.execute(db.kysely),
     )
     expect(next.rows[0]?.seq).toBe(9)
 
     const ahead = target('ahead.db')
-    expect(slink(['migrate'], { DATABASE_URL: ahead }).status).toBe(0)
-    expect(slink(['import'], { DATABASE_URL: ahead }, { input: signed(lines) })).toEqual({
+    expect((await slink(['migrate'], { DATABASE_URL: ahead })).status).toBe(0)
+    expect(await slink(['import'], { DATABASE_URL: ahead }, { input: signed(lines) })).toEqual({
       status: 1,
       stdout: '',
       stderr: `slink: the target database's schema (${migrationNames().at(-1)}) is ahead of the dump's (${first}): import into a new database\n`,

@@ -80,6 +80,8 @@ describe.skipIf(services.some((s) => !s.ok))('faults', () => {
       DATABASE_URL: database.url,
       REDIS_URL: `redis://127.0.0.1:${redisPort}`,
       API_RATE_LIMIT: '100',
+      // Errors only: the line that says a process has seen Redis go away.
+      LOG_LEVEL: 'error',
     }
     const a = await startNode(env)
     const b = await startNode(env)
@@ -93,7 +95,7 @@ describe.skipIf(services.some((s) => !s.ok))('faults', () => {
     expect((await visit(b, 'r')).headers.location).toBe('https://example.com/1')
 
     redis.kill('SIGKILL')
-    await new Promise((r) => setTimeout(r, 300))
+    for (const node of [a, b]) await node.process.waitFor(/"msg":"Redis is unreachable"/, 5000)
     // Cached redirects, the API (its limit falls back per process) and forms go on working.
     expect((await visit(a, 'r')).status).toBe(302)
     expect((await visit(b, 'r')).status).toBe(302)
@@ -103,7 +105,7 @@ describe.skipIf(services.some((s) => !s.ok))('faults', () => {
 
     redis = await startRedis(redisPort)
     // Reconnected by themselves: an update on one process reaches the other within a second.
-    await eventually(
+    const relayed = await eventually(
       async () => {
         await a.api('PATCH', `/links/${id}`, { url: `https://example.com/${Date.now()}` })
         const expected = ((await a.api('GET', `/links/${id}`)).json as { data: { url: string } })
@@ -114,6 +116,7 @@ describe.skipIf(services.some((s) => !s.ok))('faults', () => {
       (ok) => ok,
       15_000,
     )
+    expect(relayed).toBe(true)
     const latest = `https://example.com/final`
     await a.api('PATCH', `/links/${id}`, { url: latest })
     const seen = await eventually(

@@ -83,7 +83,7 @@ describe.skipIf(services.some((s) => !s.ok))(
 
     it('counts API requests made to any process against one limit per key', async () => {
       // A key of its own, so the other tests keep their budget.
-      const created = slink(['key', 'create', '--email', 'admin@localhost'], {
+      const created = await slink(['key', 'create', '--email', 'admin@localhost'], {
         DATABASE_URL: c.databaseUrl,
       })
       const key = created.stdout.trim()

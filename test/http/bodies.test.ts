@@ -266,8 +266,17 @@ describe('malformed bodies: 400 with the JSON error shape', () => {
     },
   )
 
-  it('answers 400 for an empty JSON body', async () => {
+  it('takes a JSON Content-Type with an empty body (Content-Length: 0) as no body at all', async () => {
     const res = await post('', 'application/json')
+    expectStatus(res, 422)
+    expect(res.json()).toEqual({
+      message: { url: ['The url field is required.'] },
+      status: 422,
+    })
+  })
+
+  it('answers 400 for a JSON body of white space only', async () => {
+    const res = await post('  ', 'application/json')
     expectStatus(res, 400)
     expect(res.json()).toEqual(MALFORMED)
   })

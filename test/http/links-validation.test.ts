@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KEY_B, createTestApp, type TestApp } from '../support/app.js'
 import {
   API,
+  BASE,
   RANDOM_ALIAS,
   countRows,
   createDomain,
@@ -134,9 +135,11 @@ describe('url and expiration_url', () => {
 })
 
 describe('domain_id', () => {
-  it('requires domain_id (or domain) on create', async () => {
+  it('uses the account’s default domain on create when neither domain_id nor domain is given', async () => {
     const res = await t.call('POST', `${API}/links`, { form: { url: 'https://example.com/' } })
-    await expect422(res, { domain_id: ['The domain id field is required.'] })
+    expectStatus(res, 201)
+    expect(res.json().data.domain.id).toBe(t.defaultDomainId)
+    expect(res.json().data.short_url).toBe(`${BASE}/${res.json().data.alias}`)
   })
 
   it('rejects a domain_id that is not an integer', async () => {
@@ -532,11 +535,13 @@ describe('every failing field at once', () => {
     })
   })
 
-  it('reports a missing url, a missing domain and a bad alias together', async () => {
-    const res = await t.call('POST', `${API}/links`, { form: { alias: 'bad alias' } })
+  it('reports a missing url, an unknown domain and a bad alias together', async () => {
+    const res = await t.call('POST', `${API}/links`, {
+      form: { alias: 'bad alias', domain_id: 999999 },
+    })
     await expect422(res, {
       url: ['The url field is required.'],
-      domain_id: ['The domain id field is required.'],
+      domain_id: ['The selected domain id is invalid.'],
       alias: ['The alias field must only contain letters, numbers, dashes, and underscores.'],
     })
   })

@@ -499,7 +499,11 @@ describe('GET /api/v1/stats/{id}: bad input is a 422 naming every bad parameter'
         from: ['The from field must be a string.'],
       },
     ],
-    ['bracketed names', 'name[]=clicks&name[0]=country', { name: ['The name field is required.'] }],
+    [
+      'bracketed names (a list)',
+      'name[]=clicks&name[0]=country',
+      { name: ['The name field must be a string.'] },
+    ],
     [
       'markup',
       'name=<script>alert(1)</script>&to=<b>',

@@ -1,9 +1,11 @@
-import { describe } from 'vitest'
-import { freshPostgres, postgresCheck } from '../support/databases.js'
+import { afterAll, describe } from 'vitest'
+import { postgresCheck, postgresPerFile } from '../support/databases.js'
 import { storeContract } from './contract.js'
 
 const postgres = await postgresCheck()
 
 describe.skipIf(!postgres.ok)('PostgreSQL', () => {
-  storeContract('PostgreSQL', freshPostgres)
+  const database = postgresPerFile()
+  afterAll(() => database.drop())
+  storeContract('PostgreSQL', () => database.fresh())
 })

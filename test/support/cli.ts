@@ -1,6 +1,11 @@
-/** Runs the real `slink` command (the built bin) with its own environment. */
+/**
+ * Runs `slink`: in-process with its own environment and streams (`slink`), or as the real
+ * command, the built bin, where the process boundary is what a test is about.
+ */
 import { spawn, spawnSync } from 'node:child_process'
+import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
+import { run } from '../../src/cli/commands.js'
 
 export const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
 
@@ -10,7 +15,46 @@ export interface CliResult {
   stderr: string
 }
 
-export function slink(
+/** A standard stream that keeps what is written to it. */
+function collector(): { stream: Writable; text: () => string } {
+  const chunks: Buffer[] = []
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
+      done()
+    },
+  })
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') }
+}
+
+async function* bytes(input: string | Buffer | undefined): AsyncGenerator<Buffer> {
+  if (input !== undefined && input.length > 0) yield Buffer.from(input)
+}
+
+/**
+ * `slink ARGS` in this process, as the real command would run with `env` as its whole
+ * environment, `input` on a piped standard input, and its output going to pipes.
+ */
+export async function slink(
+  args: string[],
+  env: Record<string, string>,
+  options: { input?: string | Buffer } = {},
+): Promise<CliResult> {
+  const stdout = collector()
+  const stderr = collector()
+  const status = await run(args, {
+    env: { LOG_LEVEL: 'silent', ...env },
+    stdin: bytes(options.input),
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    isTTY: { stdin: false, stdout: false, stderr: false },
+    stdoutPiped: () => true,
+  })
+  return { status, stdout: stdout.text(), stderr: stderr.text() }
+}
+
+/** The real `slink ARGS` (the built bin), in a process of its own. */
+export function slinkProcess(
   args: string[],
   env: Record<string, string>,
   options: { input?: string | Buffer } = {},

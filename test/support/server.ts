@@ -2,7 +2,7 @@
  * A real `slink serve` process on loopback with its own SQLite file, and a small HTTP client
  * that can set any Host header (the redirect picks the domain from it).
  */
-import { request } from 'node:http'
+import { request, type Agent } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,6 +22,8 @@ export interface RequestOptions {
   host?: string
   headers?: Record<string, string>
   body?: string
+  /** A keep-alive agent, to send over one connection (so to one cluster worker). */
+  agent?: Agent
 }
 
 export interface TestServer {
@@ -49,7 +51,7 @@ export function send(port: number, path: string, options: RequestOptions = {}): 
         path,
         method: options.method ?? 'GET',
         headers: { host: options.host ?? HOST, ...options.headers },
-        agent: false,
+        agent: options.agent ?? false,
       },
       (res) => {
         const chunks: Buffer[] = []

@@ -45,7 +45,7 @@ export async function transferSource(): Promise<TransferSource> {
   const url = `sqlite:${join(dir, 'source.db')}`
   const app = await createTestApp({ DATABASE_URL: url })
   const ids = await populate(app)
-  const exported = slink(['export'], { DATABASE_URL: url })
+  const exported = await slink(['export'], { DATABASE_URL: url })
   expect(exported.stderr).toMatch(EXPORTED)
   expect(exported.status).toBe(0)
   const dump = exported.stdout
