@@ -65,7 +65,7 @@ describe('slink migrate', () => {
   it('applies the schema once, then says it is up to date', async () => {
     expect(await slink(['migrate'], env)).toEqual({
       status: 0,
-      stdout: 'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month\n',
+      stdout: 'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0005-webhooks\n',
       stderr: '',
     })
     expect(await slink(['migrate'], env)).toEqual({
