@@ -76,12 +76,15 @@ describe('slink serve', () => {
       setTimeout(() => {
         server.kill()
         server.kill()
-        setTimeout(() => req.end('Inbox'), 300)
+        // The rest of the body only once the service says it is stopping.
+        server.waitFor(/SIGTERM received/).then(() => req.end('Inbox'), reject)
       }, 200)
     })
     expect(await answer).toBe(201)
     expect(await server.exited).toBe(0)
-    expect(server.output()).toMatch(/SIGTERM received/)
+    expect(server.output()).toMatch(
+      /^SIGTERM received: finishing in-flight requests and stopping$/m,
+    )
   })
 
   it('stops at once with one line when the configuration is bad', async () => {
