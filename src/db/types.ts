@@ -164,7 +164,7 @@ export interface Database {
   click_stats: ClickStatsTable
   click_visitors: ClickVisitorsTable
   webhooks: WebhooksTable
-  webhook_deliveries: WebhookDeliveriesTable
+  webhook_outbox: WebhookDeliveriesTable
 }
 
 export type UserRow = Selectable<UsersTable>

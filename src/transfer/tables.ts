@@ -31,7 +31,7 @@ export const TABLES: Readonly<Record<TableName, TableSpec>> = {
   click_stats: { orderBy: null },
   click_visitors: { orderBy: null },
   webhooks: { orderBy: 'id' },
-  webhook_deliveries: { orderBy: 'id' },
+  webhook_outbox: { orderBy: 'id' },
 }
 
 /** The tables in dump order. */

@@ -68,7 +68,7 @@ export class WebhookDispatcher {
   /** Removes delivered and failed deliveries older than KEEP_DELIVERIES_MS; returns how many. */
   async prune(): Promise<number> {
     const result = await this.db.kysely
-      .deleteFrom('webhook_deliveries')
+      .deleteFrom('webhook_outbox')
       .where('status', '!=', 'pending')
       .where('created_at', '<', this.now() - KEEP_DELIVERIES_MS)
       .executeTakeFirst()
@@ -122,7 +122,7 @@ export class WebhookDispatcher {
     const k = this.db.kysely
     // A read first: on SQLite an UPDATE takes the write lock even when nothing matches.
     const due = await k
-      .selectFrom('webhook_deliveries')
+      .selectFrom('webhook_outbox')
       .select('id')
       .where('status', '=', 'pending')
       .where('next_attempt_at', '<=', now)
@@ -130,7 +130,7 @@ export class WebhookDispatcher {
       .executeTakeFirst()
     if (!due) return []
     const heads = k
-      .selectFrom('webhook_deliveries as d')
+      .selectFrom('webhook_outbox as d')
       .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
       .select((eb) => eb.fn.min('d.id').as('id'))
       .where('d.status', '=', 'pending')
@@ -138,7 +138,7 @@ export class WebhookDispatcher {
       .groupBy('d.webhook_id')
     return (
       k
-        .updateTable('webhook_deliveries')
+        .updateTable('webhook_outbox')
         .set({
           lease_until: now + (this.options.leaseMs ?? (this.options.timeoutMs ?? 10_000) + 5000),
         })
@@ -165,7 +165,7 @@ export class WebhookDispatcher {
     const status = outcome.ok ? 'delivered' : attempts > this.delays.length ? 'failed' : 'pending'
     await this.db.transaction(async () => {
       await this.db.kysely
-        .updateTable('webhook_deliveries')
+        .updateTable('webhook_outbox')
         .set({
           status,
           attempts,

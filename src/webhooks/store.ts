@@ -97,7 +97,7 @@ export class SqlWebhookStore {
   async enqueue(rows: NewWebhookDeliveryRow[]): Promise<void> {
     for (let i = 0; i < rows.length; i += 200) {
       await this.db.kysely
-        .insertInto('webhook_deliveries')
+        .insertInto('webhook_outbox')
         .values(rows.slice(i, i + 200))
         .execute()
     }
@@ -108,14 +108,14 @@ export class SqlWebhookStore {
     status: DeliveryStatus | undefined,
     page: PageRequest,
   ): Promise<Page<WebhookDeliveryRow>> {
-    let base = this.db.kysely.selectFrom('webhook_deliveries').where('webhook_id', '=', webhookId)
+    let base = this.db.kysely.selectFrom('webhook_outbox').where('webhook_id', '=', webhookId)
     if (status) base = base.where('status', '=', status)
     return fetchPage(base, (qb) => qb.selectAll(), 'id', 'id', page)
   }
 
   findDelivery(webhookId: number, id: number): Promise<WebhookDeliveryRow | undefined> {
     return this.db.kysely
-      .selectFrom('webhook_deliveries')
+      .selectFrom('webhook_outbox')
       .selectAll()
       .where('webhook_id', '=', webhookId)
       .where('id', '=', id)
@@ -125,7 +125,7 @@ export class SqlWebhookStore {
   /** Puts a delivery back in the queue, due now, with a fresh count of attempts. */
   requeue(id: number, now: number): Promise<WebhookDeliveryRow> {
     return this.db.kysely
-      .updateTable('webhook_deliveries')
+      .updateTable('webhook_outbox')
       .set({ status: 'pending', attempts: 0, next_attempt_at: now, lease_until: null })
       .where('id', '=', id)
       .returningAll()

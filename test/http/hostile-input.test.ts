@@ -116,7 +116,7 @@ beforeAll(async () => {
   ids.domains = (await createDomain(t, { name: 'mine.example' })).id
   ids.deliveries = (
     await t.services.db.kysely
-      .selectFrom('webhook_deliveries')
+      .selectFrom('webhook_outbox')
       .select('id')
       .orderBy('id')
       .executeTakeFirstOrThrow()

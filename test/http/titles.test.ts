@@ -80,7 +80,7 @@ describe('a fetched title is a change', () => {
     const link = await create({ url: `${site.origin}/autumn` })
     expect(await titleOf(link.id)).toBe('Autumn sale')
     const rows = await t.services.db.kysely
-      .selectFrom('webhook_deliveries')
+      .selectFrom('webhook_outbox')
       .select(['type', 'payload'])
       .execute()
     expect(rows.map((r) => r.type)).toEqual(['link.updated'])

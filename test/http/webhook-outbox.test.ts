@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 const outbox = () =>
-  t.services.db.kysely.selectFrom('webhook_deliveries').select('type').orderBy('id').execute()
+  t.services.db.kysely.selectFrom('webhook_outbox').select('type').orderBy('id').execute()
 
 describe('the outbox and the change share one transaction', () => {
   it('does not make a change whose events cannot be written', async () => {

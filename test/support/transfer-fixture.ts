@@ -162,7 +162,7 @@ async function populate(app: TestApp): Promise<{ carolKey: string; deletedLinkId
     .returning('id')
     .executeTakeFirstOrThrow()
   await db.kysely
-    .insertInto('webhook_deliveries')
+    .insertInto('webhook_outbox')
     .values({
       webhook_id: hook.id,
       message_id: 'msg_0123456789abcdef',

@@ -2,7 +2,7 @@ import type { CreateTableBuilder, Kysely } from 'kysely'
 import type { Dialect } from '../connect.js'
 
 /**
- * Webhooks and their outbox. `webhook_deliveries` holds one row per event and webhook, written
+ * Webhooks and their outbox. `webhook_outbox` holds one row per event and webhook, written
  * in the same transaction as the change that raised the event; the dispatcher claims the oldest
  * pending row of each webhook (a lease in `lease_until`), sends it and records the outcome of
  * its last attempt on the row itself.
@@ -30,7 +30,7 @@ export function webhooks(dialect: Dialect) {
         .execute()
       await db.schema.createIndex('webhooks_user').on('webhooks').column('user_id').execute()
 
-      await withId(db.schema.createTable('webhook_deliveries'))
+      await withId(db.schema.createTable('webhook_outbox'))
         .addColumn('webhook_id', 'integer', (c) =>
           c.notNull().references('webhooks.id').onDelete('cascade'),
         )
@@ -48,13 +48,13 @@ export function webhooks(dialect: Dialect) {
         .addColumn('created_at', big, (c) => c.notNull())
         .execute()
       await db.schema
-        .createIndex('webhook_deliveries_queue')
-        .on('webhook_deliveries')
+        .createIndex('webhook_outbox_queue')
+        .on('webhook_outbox')
         .columns(['status', 'webhook_id', 'id'])
         .execute()
       await db.schema
-        .createIndex('webhook_deliveries_log')
-        .on('webhook_deliveries')
+        .createIndex('webhook_outbox_log')
+        .on('webhook_outbox')
         .columns(['webhook_id', 'id'])
         .execute()
     },
