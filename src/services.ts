@@ -20,8 +20,13 @@ import { SqlPixelStore } from './pixels/store.js'
 import { Changes } from './shared/changes.js'
 import { SpaceService } from './spaces/service.js'
 import { SqlSpaceStore } from './spaces/store.js'
+import { AccountOverviewService, SqlAccountTotalsStore } from './stats/account-overview.js'
 import { StatsService } from './stats/service.js'
 import { SqlStatsStore } from './stats/sql-store.js'
+import { SessionService } from './sessions/service.js'
+import { SqlSessionStore } from './sessions/sql-store.js'
+import type { SessionStore } from './sessions/store.js'
+import { AccountService } from './users/accounts.js'
 import { UserService } from './users/service.js'
 import { allowListPolicy, PUBLIC_ONLY, type AddressPolicy } from './outbound/address-policy.js'
 import { WebhookOutbox } from './webhooks/outbox.js'
@@ -35,6 +40,8 @@ export interface ServiceOptions {
   /** Where webhooks may point (public addresses only unless told otherwise). */
   webhookPolicy?: AddressPolicy
   now?: () => number
+  /** Where dashboard sessions live (default: the database). */
+  sessionStore?: SessionStore
 }
 
 export function createServices(db: Db, options: ServiceOptions) {
@@ -63,6 +70,7 @@ export function createServices(db: Db, options: ServiceOptions) {
           options.titleFetch,
         )
   const users = new UserService(stores.users, now)
+  const sessions = new SessionService(options.sessionStore ?? new SqlSessionStore(db), now)
   const presenter: LinkPresenterDeps = stores
   const present = (userId: number, rows: LinkRow[]) => presentLinks(presenter, userId, rows)
   const linksOf: LinkSnapshotsOf = async (filter) => {
@@ -98,10 +106,26 @@ export function createServices(db: Db, options: ServiceOptions) {
     titles,
     presenter,
     users,
+    sessions,
+    accounts: new AccountService(stores.users, sessions, now),
     domains: new DomainService(stores.domains, events, linksOf, now),
     spaces: new SpaceService(stores.spaces, linksOf, events, now),
     pixels: new PixelService(stores.pixels, linkKeys, events, now),
     links,
+    overview: new AccountOverviewService(
+      new SqlAccountTotalsStore(db),
+      links,
+      presenter,
+      now,
+      async (userId) =>
+        (
+          await stores.spaces.list(
+            userId,
+            { sortBy: 'name' },
+            { page: 1, perPage: 100, sort: 'asc' },
+          )
+        ).rows,
+    ),
     webhookPolicy: options.webhookPolicy ?? PUBLIC_ONLY,
     webhooks: new WebhookService(
       new SqlWebhookStore(db),
