@@ -16,6 +16,7 @@ import { TooManyAttemptsError } from '../shared/errors.js'
 import { sha256 } from '../shared/secrets.js'
 import { spaceRoutes } from '../spaces/routes.js'
 import { statsRoutes } from '../stats/routes.js'
+import { webhookRoutes } from '../webhooks/routes.js'
 import { bearerToken, registerAuth } from './auth.js'
 import { registerBodyParsers } from './body.js'
 
@@ -61,4 +62,5 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   domainRoutes(app, services.domains, publicUrl)
   accountRoutes(app, services.users, options.defaultDomainId)
   statsRoutes(app, services.stats, publicUrl)
+  webhookRoutes(app, services.webhooks, publicUrl)
 }

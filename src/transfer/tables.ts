@@ -32,6 +32,8 @@ export const TABLES: Readonly<Record<TableName, TableSpec>> = {
   click_visitors: { orderBy: null },
   sessions: { orderBy: null },
   password_links: { orderBy: 'id' },
+  webhooks: { orderBy: 'id' },
+  webhook_outbox: { orderBy: 'id' },
 }
 
 /** The tables in dump order. */

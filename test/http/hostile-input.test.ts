@@ -95,7 +95,9 @@ async function snapshot(): Promise<string> {
 
 function concrete(path: string): string {
   const resource = path.split('/')[3]!
-  return path.replace('{id}', String(ids[resource === 'stats' ? 'links' : resource]))
+  return path
+    .replace('{id}', String(ids[resource === 'stats' ? 'links' : resource]))
+    .replace('{delivery}', String(ids.deliveries))
 }
 
 const encode = (form: string, value: string) =>
@@ -103,10 +105,22 @@ const encode = (form: string, value: string) =>
 
 beforeAll(async () => {
   t = await createTestApp()
+  // A webhook first, so that the changes below leave deliveries in its log.
+  const hook = await t.call('POST', `${API}/webhooks`, {
+    json: { url: 'https://hooks.example.com/in', events: ['*'] },
+  })
+  ids.webhooks = (hook.json() as { data: { id: number } }).data.id
   ids.links = (await createLink(t, { alias: 'target' })).id
   ids.pixels = (await createPixel(t, { name: 'Shop' })).id
   ids.spaces = (await createSpace(t, { name: 'Work' })).id
   ids.domains = (await createDomain(t, { name: 'mine.example' })).id
+  ids.deliveries = (
+    await t.services.db.kysely
+      .selectFrom('webhook_outbox')
+      .select('id')
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+  ).id
   const doc = t.app.swagger() as { paths: Record<string, Record<string, Operation>> }
   for (const [path, ops] of Object.entries(doc.paths)) {
     if (!path.startsWith(API)) continue
@@ -119,8 +133,9 @@ afterAll(async () => {
 
 describe('hostile input, over every endpoint of the OpenAPI document', () => {
   it('covers every API route', () => {
-    // Five operations (PUT and PATCH apart) for four resources, account and stats.
-    expect(operations.length).toBe(26)
+    // Five operations (PUT and PATCH apart) for five resources, account, stats, and the
+    // webhooks' secret, test, delivery log and re-send.
+    expect(operations.length).toBe(36)
   })
 
   it('answers every scalar body field, query parameter and path id without a 5xx; integers refuse every non-decimal spelling; lists and objects for scalars are 422 naming the field; nothing changes on a refusal', async () => {
