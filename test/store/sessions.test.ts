@@ -73,13 +73,15 @@ function contract(
       expect(await sessions.resume(kept.id)).toBeNull()
     })
 
-    it.skipIf(!sweeps)('removes abandoned sessions at a later sign-in', async () => {
-      const sessions = service()
-      const abandoned = await sessions.start(2)
-      clock += IDLE_TIMEOUT_MS + 2 * 60 * 60 * 1000
-      await sessions.start(2)
-      expect(await store.find(abandoned.idHash)).toBeUndefined()
-    })
+    // Redis needs no sweep: its session keys expire by themselves (tested below).
+    if (sweeps)
+      it('removes abandoned sessions at a later sign-in', async () => {
+        const sessions = service()
+        const abandoned = await sessions.start(2)
+        clock += IDLE_TIMEOUT_MS + 2 * 60 * 60 * 1000
+        await sessions.start(2)
+        expect(await store.find(abandoned.idHash)).toBeUndefined()
+      })
 
     it('ignores ids of the wrong shape', async () => {
       const sessions = service()
@@ -110,6 +112,24 @@ contract('sessions in the database', true, async () => {
 
 const redis = await redisCheck()
 describe.skipIf(!redis.ok)('Redis', () => {
+  it('lets a session key expire by itself after the idle timeout', async () => {
+    const client = new Redis(REDIS_URL)
+    const prefix = `slink-test-${randomBytes(6).toString('hex')}:`
+    try {
+      const sessions = new SessionService(
+        new RedisSessionStore(client, IDLE_TIMEOUT_MS / 1000, prefix),
+      )
+      const session = await sessions.start(1)
+      const ttl = await client.pttl(`${prefix}session:${session.idHash}`)
+      expect(ttl).toBeGreaterThan(IDLE_TIMEOUT_MS - 60_000)
+      expect(ttl).toBeLessThanOrEqual(IDLE_TIMEOUT_MS)
+    } finally {
+      const keys = await client.keys(`${prefix}*`)
+      if (keys.length > 0) await client.del(...keys)
+      await client.quit()
+    }
+  })
+
   contract('sessions in Redis', false, async () => {
     const client = new Redis(REDIS_URL)
     const prefix = `slink-test-${randomBytes(6).toString('hex')}:`
