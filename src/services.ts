@@ -5,6 +5,8 @@
 import type { Config } from './config.js'
 import type { Db } from './db/connect.js'
 import { DomainService } from './domains/service.js'
+import { ImportService } from './imports/service.js'
+import { SqlImportStore } from './imports/store.js'
 import { SqlDomainStore } from './domains/store.js'
 import type { LinkPresenterDeps } from './links/record.js'
 import { LinkService } from './links/service.js'
@@ -42,6 +44,8 @@ export function createServices(db: Db, options: ServiceOptions) {
     options.titleFetch === false ? null : new TitleQueue(stores.links, options.titleFetch)
   const users = new UserService(stores.users, now)
   const presenter: LinkPresenterDeps = stores
+  const timeZoneOf = async (userId: number) =>
+    (await stores.users.findById(userId))?.timezone ?? 'UTC'
   return {
     db,
     stores,
@@ -57,8 +61,9 @@ export function createServices(db: Db, options: ServiceOptions) {
       changes,
       titles,
       now,
-      timeZoneOf: async (userId) => (await stores.users.findById(userId))?.timezone ?? 'UTC',
+      timeZoneOf,
     }),
+    imports: new ImportService({ store: new SqlImportStore(db), changes, timeZoneOf, now }),
     stats: new StatsService({
       store: new SqlStatsStore(db),
       findLink: (userId, linkId) => stores.links.find(userId, linkId),

@@ -7,12 +7,14 @@ import type { Db, Dialect } from './connect.js'
 import { initial } from './migrations/0001-initial.js'
 import { clicks } from './migrations/0002-clicks.js'
 import { clickStatsByMonth } from './migrations/0003-click-stats-by-month.js'
+import { imports } from './migrations/0006-imports.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-initial': initial(dialect),
     '0002-clicks': clicks(dialect),
     '0003-click-stats-by-month': clickStatsByMonth(dialect),
+    '0006-imports': imports(dialect),
   }
 }
 

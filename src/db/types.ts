@@ -112,6 +112,46 @@ export interface ClickVisitorsTable {
   visitor: string
 }
 
+export interface ImportsTable {
+  id: Generated<number>
+  user_id: number
+  source: string
+  /** The file's name or the API's base URL. */
+  origin: string
+  dry_run: number
+  on_conflict: string
+  /** queued, running, done, failed */
+  status: string
+  total: number
+  created: number
+  renamed: number
+  skipped: number
+  duplicate: number
+  invalid: number
+  unknown_domain: number
+  error: string | null
+  created_at: number
+  updated_at: number
+  finished_at: number | null
+}
+
+export interface ImportRowsTable {
+  import_id: number
+  line: number
+  outcome: string
+  source_key: string | null
+  alias: string | null
+  link_id: number | null
+  message: string | null
+}
+
+export interface ImportKeysTable {
+  user_id: number
+  source: string
+  source_key: string
+  link_id: number
+}
+
 export interface Database {
   users: UsersTable
   api_keys: ApiKeysTable
@@ -124,6 +164,9 @@ export interface Database {
   clicks: ClicksTable
   click_stats: ClickStatsTable
   click_visitors: ClickVisitorsTable
+  imports: ImportsTable
+  import_rows: ImportRowsTable
+  import_keys: ImportKeysTable
 }
 
 export type UserRow = Selectable<UsersTable>
@@ -134,3 +177,5 @@ export type PixelRow = Selectable<PixelsTable>
 export type LinkRow = Selectable<LinksTable>
 export type NewLinkRow = Insertable<LinksTable>
 export type LinkRowUpdate = Updateable<LinksTable>
+export type ImportRunRow = Selectable<ImportsTable>
+export type ImportRowResultRow = Selectable<ImportRowsTable>

@@ -30,6 +30,9 @@ export const TABLES: Readonly<Record<TableName, TableSpec>> = {
   clicks: { orderBy: null },
   click_stats: { orderBy: null },
   click_visitors: { orderBy: null },
+  imports: { orderBy: 'id' },
+  import_rows: { orderBy: null },
+  import_keys: { orderBy: null },
 }
 
 /** The tables in dump order. */
