@@ -4,9 +4,12 @@
  * else Latin-1 (Windows-1252). The header names the columns (trimmed, lower-cased). A record
  * that cannot be read (a wrong number of fields, a field over 1 MiB, a broken quote) becomes a
  * record with a problem, in its place, and reading goes on.
+ *
+ * Memory stays flat: a line is held until it is complete, and a line over 1 MiB is dropped as
+ * it arrives and replaced by a marker that becomes that row's problem. (csv-parse's own
+ * `max_record_size` does not recover after its first refusal: every row after it is lost.)
  */
 import { parse } from 'csv-parse'
-import { Readable } from 'node:stream'
 import { TextDecoder } from 'node:util'
 
 export interface CsvRecord {
@@ -55,45 +58,99 @@ async function* decoded(input: AsyncIterable<Buffer | Uint8Array>): AsyncGenerat
   }
 }
 
+const TOO_LONG = '\u0001'
+
+/** Whole lines, with any line over MAX_FIELD characters replaced by the TOO_LONG marker. */
+async function* boundedLines(input: AsyncIterable<string>): AsyncGenerator<string> {
+  let line = ''
+  let dropping = false
+  for await (const chunk of input) {
+    let out = ''
+    let start = 0
+    for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', start)) {
+      const part = chunk.slice(start, nl + 1)
+      if (dropping) out += `${TOO_LONG}\n`
+      else if (line.length + part.length > MAX_FIELD + 1) out += `${TOO_LONG}\n`
+      else out += line + part
+      line = ''
+      dropping = false
+      start = nl + 1
+    }
+    const rest = chunk.slice(start)
+    if (!dropping) {
+      if (line.length + rest.length > MAX_FIELD) {
+        dropping = true
+        line = ''
+      } else line += rest
+    }
+    if (out !== '') yield out
+  }
+  if (dropping) yield TOO_LONG
+  else if (line !== '') yield line
+}
+
 export async function* csvRecords(
   input: AsyncIterable<Buffer | Uint8Array>,
 ): AsyncGenerator<CsvRecord> {
-  const skipped: string[] = []
+  // Records and refusals in the order the parser meets them: both hooks run as it parses.
+  const queue: (string[] | string)[] = []
   const parser = parse({
     bom: true,
     relax_column_count: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
-    max_record_size: MAX_FIELD,
+    on_record: (record: string[]) => {
+      queue.push(record)
+      return null
+    },
+    on_skip: (error: Error | undefined) => {
+      queue.push(`The row cannot be read as CSV: ${(error?.message ?? 'error').split(':')[0]}.`)
+    },
   })
-  parser.on('skip', (error: Error) => {
-    skipped.push(
-      /max_record_size|MAX_RECORD_SIZE/i.test(error.message)
-        ? `A field is longer than ${MAX_FIELD} characters.`
-        : `The row cannot be read as CSV: ${error.message.split(':')[0]}.`,
-    )
-  })
-  Readable.from(decoded(input)).pipe(parser)
+  let failure: Error | null = null
+  parser.on('error', (error: Error) => (failure = error))
+  parser.resume()
+  const feed = (chunk: string | null) =>
+    new Promise<void>((resolve) => {
+      if (chunk === null) parser.end(() => resolve())
+      else parser.write(chunk, () => resolve())
+    })
   let header: string[] | null = null
   let line = 0
   const problem = (message: string): CsvRecord => ({ line: ++line, fields: {}, problem: message })
-  for await (const record of parser as AsyncIterable<string[]>) {
-    while (skipped.length > 0) yield problem(skipped.shift()!)
-    if (header === null) {
-      header = record.map((name) => name.trim().toLowerCase())
-      continue
+  function* drain(): Generator<CsvRecord> {
+    for (const item of queue.splice(0)) {
+      if (typeof item === 'string') {
+        yield problem(item)
+        continue
+      }
+      if (header === null) {
+        header = item.map((name) => name.trim().toLowerCase())
+        continue
+      }
+      if (item.some((field) => field.includes(TOO_LONG))) {
+        yield problem(`A line is longer than ${MAX_FIELD} characters.`)
+        continue
+      }
+      if (item.length !== header.length) {
+        yield problem(`The row has ${item.length} fields, the header ${header.length}.`)
+        continue
+      }
+      const fields: Record<string, string> = {}
+      header.forEach((name, i) => {
+        if (name !== '' && !Object.hasOwn(fields, name)) fields[name] = item[i]!
+      })
+      yield { line: ++line, fields, problem: null }
     }
-    if (record.length !== header.length) {
-      yield problem(`The row has ${record.length} fields, the header ${header.length}.`)
-      continue
-    }
-    const fields: Record<string, string> = {}
-    header.forEach((name, i) => {
-      if (name !== '' && !Object.hasOwn(fields, name)) fields[name] = record[i]!
-    })
-    yield { line: ++line, fields, problem: null }
   }
-  while (skipped.length > 0) yield problem(skipped.shift()!)
+  for await (const chunk of boundedLines(decoded(input))) {
+    await feed(chunk)
+    if (failure) throw failure
+    yield* drain()
+  }
+  await feed(null)
+  if (failure) throw failure
+  yield* drain()
 }
 
 /** The first of `names` the record has a non-empty value for. */
