@@ -1,3 +1,5 @@
+import { isAllowListEntry } from './imports/fetch.js'
+
 /**
  * Configuration: environment variables, parsed and validated once at start-up.
  * A bad value throws a ConfigError whose message names the variable; the CLI prints it on one line.
@@ -24,6 +26,8 @@ export interface Config {
   cacheTtlMs: number
   pixelConsent: boolean
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** Non-public hosts, addresses and CIDRs an import through the API may reach. */
+  importAllowedHosts: string[]
 }
 
 type Env = Record<string, string | undefined>
@@ -62,6 +66,11 @@ export const CONFIG_VARIABLES = [
     'Seconds a cached link may be served without hearing of a change.',
   ],
   ['LOG_LEVEL', 'info', 'fatal, error, warn, info, debug, trace or silent.'],
+  [
+    'IMPORT_ALLOWED_HOSTS',
+    '(none)',
+    'Comma list of private hosts, addresses or CIDRs an import through the API may reach (only public addresses otherwise).',
+  ],
 ] as const
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -118,6 +127,20 @@ function trustProxy(env: Env): TrustProxy {
   throw new ConfigError(
     `TRUST_PROXY must be true, false, a hop count or a comma list of addresses, got "${raw}"`,
   )
+}
+
+function allowList(env: Env, name: string): string[] {
+  const raw = env[name]?.trim()
+  if (!raw) return []
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')
+  const bad = entries.find((e) => !isAllowListEntry(e))
+  if (bad !== undefined) {
+    throw new ConfigError(`${name} must be a comma list of hosts, addresses or CIDRs, got "${bad}"`)
+  }
+  return entries
 }
 
 function publicUrl(env: Env, port: number): URL {
@@ -179,5 +202,6 @@ export function loadConfig(env: Env = process.env): Config {
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
       'info',
     ),
+    importAllowedHosts: allowList(env, 'IMPORT_ALLOWED_HOSTS'),
   }
 }

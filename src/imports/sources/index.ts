@@ -21,3 +21,8 @@ export const FILE_SOURCE_NAMES = Object.keys(FILE_SOURCES) as FileSource[]
 export function isFileSource(name: string): name is FileSource {
   return Object.hasOwn(FILE_SOURCES, name)
 }
+
+export { API_SOURCES, isApiSource, type ApiSource, type JsonFetch } from './apis.js'
+
+/** Every source name, files first. */
+export const SOURCE_NAMES = [...FILE_SOURCE_NAMES, 'phpshort', 'shlink', 'kutt'] as const
