@@ -7,7 +7,7 @@ import type { ImportRowResultRow, ImportRunRow } from '../db/types.js'
 import type { Page } from '../db/paging.js'
 import type { Changes } from '../shared/changes.js'
 import { NotFoundError } from '../shared/errors.js'
-import type { OnConflict } from './planner.js'
+import type { OnConflict, Outcome } from './planner.js'
 import type { SourceRow } from './row.js'
 import { runImport, type RunSummary } from './run.js'
 import type { SqlImportStore } from './store.js'
@@ -30,7 +30,20 @@ export interface ImportOptions {
 }
 
 export class ImportService {
+  private readonly background = new Set<Promise<unknown>>()
+
   constructor(private readonly deps: ImportServiceDeps) {}
+
+  /** Keeps track of a run in the background, so that `idle` can wait for it. */
+  track(run: Promise<unknown>): void {
+    this.background.add(run)
+    void run.finally(() => this.background.delete(run))
+  }
+
+  /** Resolves once every run in the background has ended. */
+  async idle(): Promise<void> {
+    while (this.background.size > 0) await Promise.allSettled([...this.background])
+  }
 
   begin(userId: number, options: ImportOptions): Promise<ImportRunRow> {
     return this.deps.store.create({
@@ -88,8 +101,9 @@ export class ImportService {
     id: number,
     page: number,
     perPage: number,
+    outcome?: Outcome,
   ): Promise<Page<ImportRowResultRow>> {
     await this.get(userId, id)
-    return this.deps.store.rows(id, (page - 1) * perPage, perPage)
+    return this.deps.store.rows(id, (page - 1) * perPage, perPage, outcome)
   }
 }

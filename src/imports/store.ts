@@ -93,20 +93,16 @@ export class SqlImportStore {
       .executeTakeFirst()
   }
 
-  async rows(importId: number, offset: number, limit: number): Promise<Page<ImportRowResultRow>> {
-    const counted = await this.db.kysely
-      .selectFrom('import_rows')
-      .select(sql<number>`count(*)`.as('n'))
-      .where('import_id', '=', importId)
-      .executeTakeFirst()
-    const rows = await this.db.kysely
-      .selectFrom('import_rows')
-      .selectAll()
-      .where('import_id', '=', importId)
-      .orderBy('line')
-      .limit(limit)
-      .offset(offset)
-      .execute()
+  async rows(
+    importId: number,
+    offset: number,
+    limit: number,
+    outcome?: Outcome,
+  ): Promise<Page<ImportRowResultRow>> {
+    let base = this.db.kysely.selectFrom('import_rows').where('import_id', '=', importId)
+    if (outcome !== undefined) base = base.where('outcome', '=', outcome)
+    const counted = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirst()
+    const rows = await base.selectAll().orderBy('line').limit(limit).offset(offset).execute()
     return { rows, total: Number(counted?.n ?? 0) }
   }
 
