@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import type { LinkRow } from '../db/types.js'
-import { clickSortAliases } from '../http/aliases.js'
+import { Readable } from 'node:stream'
+import { acceptAliases, clickSortAliases } from '../http/aliases.js'
+import { userIdOf } from '../http/auth.js'
 import { registerCrud } from '../http/crud.js'
+import { ErrorBody, StringEnum, Type, ValidationErrorBody } from '../shared/schema.js'
+import { exportCsv, exportJson } from './export.js'
 import { presentLinks, type LinkPresenterDeps } from './record.js'
 import {
   LinkCreateBody,
@@ -11,13 +15,87 @@ import {
   type LinkInput,
 } from './schema.js'
 import type { LinkService } from './service.js'
-import type { LinkStatus } from './store.js'
+import type { LinkFilter, LinkStatus } from './store.js'
 
 const STATUS: Record<number, LinkStatus | undefined> = {
   0: undefined,
   1: 'active',
   2: 'expired',
   3: 'disabled',
+}
+
+function filterOf(query: LinkListQuery): LinkFilter {
+  return {
+    search: query.search,
+    searchBy: query.search_by ?? 'title',
+    status: STATUS[query.status ?? 0],
+    spaceId: query.space_id,
+    domainId: query.domain_id,
+    pixelId: query.pixel_id,
+    sortBy: query.sort_by ?? 'id',
+  }
+}
+
+const LinkExportQuery = Type.Object({
+  ...LinkListQuery.properties,
+  format: Type.Optional(
+    StringEnum(['csv', 'json'] as const, {
+      description: 'Default csv: the columns of the `csv` import source. json: the link records.',
+    }),
+  ),
+})
+type LinkExportQuery = LinkListQuery & { format?: 'csv' | 'json' }
+
+/**
+ * `GET /api/v1/links/export`: the links of the list's filters, streamed in id order (paging and
+ * sorting parameters are accepted and have no effect). Registered before `/links/:id`.
+ */
+function exportRoute(app: FastifyInstance, links: LinkService, presenter: LinkPresenterDeps) {
+  app.get<{ Querystring: LinkExportQuery }>('/links/export', {
+    preValidation: acceptAliases('query', {
+      names: { space: 'space_id', domain: 'domain_id', by: 'search_by' },
+      values: clickSortAliases,
+    }),
+    schema: {
+      tags: ['Links'],
+      summary: 'Export links',
+      description:
+        'Every link the filters select, as CSV (readable by `slink import-links --from csv` and ' +
+        'POST /api/v1/imports with `source=csv`) or JSON, streamed. Passwords are never exported.',
+      querystring: LinkExportQuery,
+      response: {
+        200: {
+          description: 'The links.',
+          content: {
+            'text/csv': { schema: Type.String() },
+            'application/json': {
+              schema: Type.Object({ data: Type.Array(LinkRecord), status: Type.Integer() }),
+            },
+          },
+        },
+        401: ErrorBody,
+        422: ValidationErrorBody,
+        429: ErrorBody,
+      },
+    },
+    handler: async (request, reply) => {
+      const userId = userIdOf(request)
+      const query = request.query
+      const batches = links.batches(userId, filterOf(query))
+      const day = new Date().toISOString().slice(0, 10)
+      if (query.format === 'json') {
+        return reply
+          .type('application/json; charset=utf-8')
+          .header('content-disposition', `attachment; filename="links-${day}.json"`)
+          .send(Readable.from(exportJson(presenter, userId, batches)))
+      }
+      const timeZone = await links.timeZoneOf(userId)
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="links-${day}.csv"`)
+        .send(Readable.from(exportCsv(presenter, userId, timeZone, batches)))
+    },
+  })
 }
 
 export function linkRoutes(
@@ -27,6 +105,7 @@ export function linkRoutes(
   publicUrl: URL,
   defaultDomainId: () => number | null,
 ): void {
+  exportRoute(app, links, presenter)
   registerCrud<LinkRow, LinkRecord, LinkListQuery, LinkInput, LinkInput>(app, publicUrl, {
     path: '/links',
     object: 'link',
@@ -42,20 +121,7 @@ export function linkRoutes(
     },
     bodyAliases: { names: { space: 'space_id' } },
     present: (userId, rows) => presentLinks(presenter, userId, rows),
-    list: (userId, query, page) =>
-      links.list(
-        userId,
-        {
-          search: query.search,
-          searchBy: query.search_by ?? 'title',
-          status: STATUS[query.status ?? 0],
-          spaceId: query.space_id,
-          domainId: query.domain_id,
-          pixelId: query.pixel_id,
-          sortBy: query.sort_by ?? 'id',
-        },
-        page,
-      ),
+    list: (userId, query, page) => links.list(userId, filterOf(query), page),
     get: (userId, id) => links.get(userId, id),
     create: (userId, body, errors) => links.create(userId, body, errors, defaultDomainId()),
     update: (userId, id, body, errors) => links.update(userId, id, body, errors),

@@ -33,7 +33,8 @@ describe('OpenAPI document', () => {
     expect(routes).toContain('PATCH /api/v1/links/{id}')
     expect(routes).toContain('GET /api/v1/stats/{id}')
     expect(routes).toContain('POST /api/v1/imports')
-    expect(routes.length).toBe(29)
+    expect(routes).toContain('GET /api/v1/links/export')
+    expect(routes.length).toBe(30)
   })
 
   it('documents form, multipart and JSON bodies for every store and update', () => {
