@@ -121,6 +121,11 @@ describe('import core', () => {
       { dimension: 'imported', day: today, value: '', clicks: 12 },
       { dimension: 'total', day: today, value: '', clicks: 12 },
     ])
+    const read = async (name: string) =>
+      (await t.call('GET', `/api/v1/stats/${id}?name=${name}`)).json().data
+    expect(await read('imported')).toEqual([{ value: today, count: 12 }])
+    expect(await read('clicks')).toEqual([{ value: today, count: 12 }])
+    expect(await read('country')).toEqual([])
   })
 
   it('a dry run reports the same outcomes and writes no link', async () => {
