@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/connect.js'
 import { loadConfig } from '../../src/config.js'
+import { Writable } from 'node:stream'
+import { run } from '../../src/cli/commands.js'
 import { slink } from '../support/cli.js'
 import { kuttApi, phpShortApi, shlinkApi, sourceApi } from '../support/source-apis.js'
 
@@ -88,6 +90,34 @@ describe('slink import-links', () => {
       '1\tduplicate\tfirst\tImported before.\n2\tinvalid\tsecond\tThe url field must be a valid http or https URL.\n',
     )
     expect(await links()).toHaveLength(1)
+  })
+
+  it('draws a progress line on a terminal, and clears it before the summary', async () => {
+    const file = join(dir, 'links.csv')
+    writeFileSync(file, CSV)
+    let err = ''
+    const sink = (keep: boolean) =>
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          if (keep) err += chunk.toString()
+          done()
+        },
+      })
+    const status = await run(
+      ['import-links', '--from', 'csv', '--email', 'a@example.com', '--file', file],
+      {
+        env: { LOG_LEVEL: 'silent', ...env },
+        stdin: (async function* () {})(),
+        stdout: sink(false),
+        stderr: Object.assign(sink(true), { columns: 80 }),
+        isTTY: { stdin: false, stdout: false, stderr: true },
+        stdoutPiped: () => false,
+      },
+    )
+    expect(status).toBe(0)
+    expect(err).toMatch(
+      /^\r\x1b\[2Kimporting 100% {2}2 rows {2}[\d,]+ rows\/s\r\x1b\[2Kimported 2 rows from csv in \d+\.\d s \(import 1\): 1 created/,
+    )
   })
 
   it.each([
