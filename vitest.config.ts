@@ -10,6 +10,9 @@ const postgresUrl = new URL(
   process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
 )
 
+/** Test files that mock a module (vi.mock): they need a module registry of their own. */
+const MOCKING = ['test/unit/visitor-context.test.ts']
+
 function reachable(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host, port, timeout: 1000 })
@@ -38,8 +41,15 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       maxWorkers: 2,
       testTimeout: 20_000,
       hookTimeout: 30_000,
+      // Test files share their worker's modules (importing the app once per worker, not once
+      // per file); a file that mocks a module runs in a project of its own, isolated.
+      isolate: false,
       projects: [
-        { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+        {
+          extends: true,
+          test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: MOCKING },
+        },
+        { extends: true, test: { name: 'mocking', include: MOCKING, isolate: true } },
         ...(postgres
           ? [
               {

@@ -9,18 +9,22 @@ import cluster from 'node:cluster'
 import { createServer } from 'node:http'
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Config, TrustProxy } from './config.js'
+import { createDashboard } from './dashboard/routes.js'
+import { SIGN_IN_LIMITS, type SignInLimits } from './dashboard/sign-in-limits.js'
 import { apiV1 } from './http/api.js'
 import { BODY_LIMIT, parseQuery } from './http/body.js'
 import { strictlyCoercing } from './http/coercion.js'
 import { isApiPath, sendError, sendRawError } from './http/error-handler.js'
 import { apiNotFound, trackRoutes } from './http/not-found.js'
 import { notFoundPage } from './pages/index.js'
+import { CountingAttemptLimiter } from './redirects/attempt-limiter.js'
 import { clientAddress } from './redirects/client.js'
 import { fastPath, type Listener } from './redirects/fast-path.js'
 import { redirectRoutes } from './redirects/routes.js'
 import type { Redirects } from './redirects/setup.js'
-import type { Counters } from './limits/window-counters.js'
+import { MemoryCounters, type Counters } from './limits/window-counters.js'
 import type { Services } from './services.js'
+import { sharedSecret } from './shared/settings.js'
 import { FORMATS } from './shared/formats.js'
 
 declare module 'fastify' {
@@ -38,6 +42,8 @@ export interface AppOptions {
   counters?: Counters
   /** The redirect engine; without it the app serves only the API (tests of the API alone). */
   redirects?: Redirects
+  /** Sign-in limits of the dashboard (default: in this process, see SIGN_IN_LIMITS). */
+  signInLimits?: SignInLimits
 }
 
 /** A hop count becomes "trust the nearest n hops", which is what a number means to proxy-addr. */
@@ -45,6 +51,16 @@ function fastifyTrustProxy(
   trust: TrustProxy,
 ): boolean | string[] | ((address: string, hop: number) => boolean) {
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust
+}
+
+/** The sign-in limits counted where the other limits are. */
+export function signInLimits(counters: Counters): SignInLimits {
+  const limiter = (name: string, max: number) =>
+    new CountingAttemptLimiter(counters, name, max, SIGN_IN_LIMITS.windowMs)
+  return {
+    accounts: limiter('signin-accounts', SIGN_IN_LIMITS.accounts),
+    addresses: limiter('signin-addresses', SIGN_IN_LIMITS.addresses),
+  }
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -147,9 +163,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.counters ? { counters: options.counters } : {}),
   })
 
+  const dashboard = createDashboard({
+    config,
+    services: options.services,
+    csrfSecret: await sharedSecret(options.services.db, 'csrf_secret'),
+    limits: options.signInLimits ?? signInLimits(options.counters ?? new MemoryCounters()),
+  })
+  dashboard.routes(app)
+
   if (options.redirects) {
     const { engine, directory, recorder } = options.redirects
-    redirectRoutes(app, engine, directory, recorder, options.services.stats)
+    redirectRoutes(app, engine, directory, recorder, options.services.stats, {
+      isDefaultDomain: dashboard.onDefaultDomain,
+      home: dashboard.home,
+    })
+  } else {
+    app.get('/', { schema: { hide: true } }, async (request, reply) => {
+      if (dashboard.onDefaultDomain(request)) return dashboard.home(request, reply)
+      const page = notFoundPage()
+      return reply.code(404).headers(page.headers).send(page.html)
+    })
   }
 
   const apiMissing = apiNotFound(routes)

@@ -4,7 +4,7 @@
  * flight, finish background work, close the database).
  */
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from './app.js'
+import { buildApp, signInLimits } from './app.js'
 import type { Config } from './config.js'
 import { openDatabase } from './db/connect.js'
 import { migrate } from './db/migrate.js'
@@ -15,6 +15,9 @@ import { relayOverRedis, relayThroughPrimary } from './cluster/relays.js'
 import { MemoryCounters, type Counters } from './limits/window-counters.js'
 import { createRedirects, type Redirects } from './redirects/setup.js'
 import { createServices, serviceOptionsFrom, type Services } from './services.js'
+import { IDLE_TIMEOUT_MS } from './sessions/service.js'
+import { RedisSessionStore } from './sessions/redis-store.js'
+import { passwordLink } from './users/accounts.js'
 
 export interface RunningService {
   app: FastifyInstance
@@ -38,9 +41,16 @@ export async function prepareDatabase(config: Config, say: (line: string) => voi
     const services = createServices(db, { titleFetch: false })
     const first = await services.users.ensureFirstUser(config.initialApiKey)
     await services.domains.ensureDefault(config.publicUrl)
-    if (first?.apiKey) {
-      say(`Created the first user (${first.email}). Its API key, shown only this once:`)
-      say(first.apiKey)
+    if (first) {
+      if (first.apiKey) {
+        say(`Created the first user (${first.email}). Its API key, shown only this once:`)
+        say(first.apiKey)
+      } else {
+        say(`Created the first user (${first.email}); its key is INITIAL_API_KEY.`)
+      }
+      const token = await services.accounts.issueToken(first.userId)
+      say('Set its password and sign in to the dashboard (one-time link, valid 24 hours):')
+      say(passwordLink(config.publicUrl, token))
     }
   } finally {
     await db.close()
@@ -54,10 +64,13 @@ export async function startService(
 ): Promise<RunningService> {
   if (!options.worker) await prepareDatabase(config, say)
   const db = openDatabase(config.database)
-  const services = createServices(db, serviceOptionsFrom(config))
-  const defaultDomain = await services.domains.ensureDefault(config.publicUrl)
   const log = (message: string) => (error: unknown) => app.log.error({ err: error }, message)
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log('Redis is unreachable')) : null
+  const services = createServices(db, {
+    ...serviceOptionsFrom(config),
+    ...(redis ? { sessionStore: new RedisSessionStore(redis, IDLE_TIMEOUT_MS / 1000) } : {}),
+  })
+  const defaultDomain = await services.domains.ensureDefault(config.publicUrl)
   const subscriber = config.redisUrl ? connectRedis(config.redisUrl, () => {}, true) : null
   const stopRelay =
     redis && subscriber
@@ -81,6 +94,7 @@ export async function startService(
     config,
     services,
     redirects,
+    signInLimits: signInLimits(counters),
     defaultDomainId: () => defaultDomain.id,
     counters,
   })

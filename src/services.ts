@@ -18,8 +18,13 @@ import { SqlPixelStore } from './pixels/store.js'
 import { Changes } from './shared/changes.js'
 import { SpaceService } from './spaces/service.js'
 import { SqlSpaceStore } from './spaces/store.js'
+import { AccountOverviewService, SqlAccountTotalsStore } from './stats/account-overview.js'
 import { StatsService } from './stats/service.js'
 import { SqlStatsStore } from './stats/sql-store.js'
+import { SessionService } from './sessions/service.js'
+import { SqlSessionStore } from './sessions/sql-store.js'
+import type { SessionStore } from './sessions/store.js'
+import { AccountService } from './users/accounts.js'
 import { UserService } from './users/service.js'
 import { SqlUserStore } from './users/store.js'
 
@@ -27,6 +32,8 @@ export interface ServiceOptions {
   /** Title fetching: off, or on with these options (tests allow loopback destinations). */
   titleFetch: false | TitleFetchOptions
   now?: () => number
+  /** Where dashboard sessions live (default: the database). */
+  sessionStore?: SessionStore
 }
 
 export function createServices(db: Db, options: ServiceOptions) {
@@ -43,9 +50,11 @@ export function createServices(db: Db, options: ServiceOptions) {
   const titles =
     options.titleFetch === false ? null : new TitleQueue(stores.links, options.titleFetch)
   const users = new UserService(stores.users, now)
+  const sessions = new SessionService(options.sessionStore ?? new SqlSessionStore(db), now)
   const presenter: LinkPresenterDeps = stores
   const timeZoneOf = async (userId: number) =>
     (await stores.users.findById(userId))?.timezone ?? 'UTC'
+  const links = new LinkService({ ...stores, changes, titles, now, timeZoneOf })
   return {
     db,
     stores,
@@ -53,16 +62,26 @@ export function createServices(db: Db, options: ServiceOptions) {
     titles,
     presenter,
     users,
+    sessions,
+    accounts: new AccountService(stores.users, sessions, now),
     domains: new DomainService(stores.domains, changes, now),
     spaces: new SpaceService(stores.spaces, linkKeys, changes, now),
     pixels: new PixelService(stores.pixels, linkKeys, changes, now),
-    links: new LinkService({
-      ...stores,
-      changes,
-      titles,
+    links,
+    overview: new AccountOverviewService(
+      new SqlAccountTotalsStore(db),
+      links,
+      presenter,
       now,
-      timeZoneOf,
-    }),
+      async (userId) =>
+        (
+          await stores.spaces.list(
+            userId,
+            { sortBy: 'name' },
+            { page: 1, perPage: 100, sort: 'asc' },
+          )
+        ).rows,
+    ),
     imports: new ImportService({ store: new SqlImportStore(db), changes, timeZoneOf, now }),
     stats: new StatsService({
       store: new SqlStatsStore(db),

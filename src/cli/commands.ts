@@ -10,9 +10,14 @@ import { DatabaseUnavailableError, openDatabase } from '../db/connect.js'
 import { migrate } from '../db/migrate.js'
 import { createServices, type Services } from '../services.js'
 import { ValidationError } from '../shared/errors.js'
+import { connectRedis } from '../cluster/redis.js'
+import { IDLE_TIMEOUT_MS } from '../sessions/service.js'
+import { RedisSessionStore } from '../sessions/redis-store.js'
+import { passwordLink, passwordProblem } from '../users/accounts.js'
 import { UserInputError } from '../users/service.js'
 import { parseCommand, UsageError } from './args.js'
 import { lines, type CliIo } from './io.js'
+import { firstLine, readSecret, SecretInputError } from './secret-input.js'
 
 const USAGE = `usage: slink <command>
 
@@ -21,6 +26,9 @@ const USAGE = `usage: slink <command>
   migrate                                  create or update the database schema
   user create --email E [--name N] [--timezone TZ] [--api-key K]
                                            create a user and print its API key
+  user password --email E                  set a user's dashboard password, read from standard
+                                           input (not echoed on a terminal); ends their sessions
+  user reset-link --email E                print a one-time link (valid 24 hours) to set a password
   key create --email E                     print a new API key for a user
   key revoke KEY_OR_PREFIX                 revoke a key (or its unique prefix, 8+ characters)
   domain add HOST [--email E]              add a domain (no email: global, usable by everyone)
@@ -59,6 +67,35 @@ async function withServices<T>(
   } finally {
     await db.close()
   }
+}
+
+/** Like withServices, with the sessions where the service keeps them (Redis when configured). */
+async function withAccountServices<T>(
+  env: CliIo['env'],
+  run: (services: Services) => Promise<T>,
+): Promise<T> {
+  const config = loadConfig(env)
+  const db = openDatabase(config.database)
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, () => {}) : null
+  try {
+    await migrate(db)
+    return await run(
+      createServices(db, {
+        titleFetch: false,
+        ...(redis ? { sessionStore: new RedisSessionStore(redis, IDLE_TIMEOUT_MS / 1000) } : {}),
+      }),
+    )
+  } finally {
+    await redis?.quit().catch(() => {})
+    await db.close()
+  }
+}
+
+/** A new password: typed on a terminal without echo, or the first line of piped input. */
+function readPassword(io: CliIo): Promise<string> {
+  return io.isTTY.stdin
+    ? readSecret('New password: ', process.stdin, io.stderr)
+    : firstLine(io.stdin)
 }
 
 async function userIdFor(services: Services, email: string | undefined): Promise<number | null> {
@@ -138,6 +175,29 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
       out(apiKey)
       return
     }
+    case 'user password': {
+      const { values } = parseCommand(args, { values: ['email'] })
+      const email = required(values, 'email')
+      const password = await readPassword(io)
+      const problem = passwordProblem(password)
+      if (problem) throw new UserInputError(problem)
+      await withAccountServices(io.env, async (services) => {
+        const user = await services.accounts.findByEmail(email)
+        await services.accounts.setPassword(user.id, password)
+      })
+      out(`password set for ${email}; their sessions have ended`)
+      return
+    }
+    case 'user reset-link': {
+      const { values } = parseCommand(args, { values: ['email'] })
+      const email = required(values, 'email')
+      const config = loadConfig(io.env)
+      const token = await withServices(io.env, async (services) =>
+        services.accounts.issueToken((await services.accounts.findByEmail(email)).id),
+      )
+      out(passwordLink(config.publicUrl, token))
+      return
+    }
     case 'key create': {
       const { values } = parseCommand(args, { values: ['email'] })
       const email = required(values, 'email')
@@ -208,6 +268,7 @@ export function describeFailure(error: unknown): string {
     error instanceof UsageError ||
     error instanceof ConfigError ||
     error instanceof UserInputError ||
+    error instanceof SecretInputError ||
     error instanceof DatabaseUnavailableError
   ) {
     return error.message

@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.js'
+import { cachingStatements } from './statement-cache.js'
 import type { Database } from './types.js'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -50,7 +51,9 @@ export function openDatabase(config: DatabaseConfig): Db {
         `cannot open SQLite database "${config.path}": ${(error as Error).message}`,
       )
     }
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) })
+    const kysely = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: cachingStatements(handle) }),
+    })
     return {
       kysely,
       dialect: 'sqlite',

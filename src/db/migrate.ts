@@ -7,6 +7,7 @@ import type { Db, Dialect } from './connect.js'
 import { initial } from './migrations/0001-initial.js'
 import { clicks } from './migrations/0002-clicks.js'
 import { clickStatsByMonth } from './migrations/0003-click-stats-by-month.js'
+import { dashboardAccounts } from './migrations/0004-dashboard-accounts.js'
 import { imports } from './migrations/0006-imports.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -14,6 +15,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0001-initial': initial(dialect),
     '0002-clicks': clicks(dialect),
     '0003-click-stats-by-month': clickStatsByMonth(dialect),
+    '0004-dashboard-accounts': dashboardAccounts(dialect),
     '0006-imports': imports(dialect),
   }
 }

@@ -6,8 +6,33 @@ export interface UsersTable {
   name: string
   email: string
   timezone: string
+  /** scrypt (see shared/secrets.ts); `null` until a password is set. */
+  password_hash: Generated<string | null>
+  role: Generated<UserRole>
+  disabled: Generated<number>
   created_at: number
   updated_at: number
+}
+
+export type UserRole = 'admin' | 'user'
+
+export interface SessionsTable {
+  /** SHA-256 (hex) of the session id; the id itself is only in the browser's cookie. */
+  id_hash: string
+  user_id: number
+  csrf_secret: string
+  created_at: number
+  last_seen_at: number
+}
+
+export interface PasswordTokensTable {
+  id: Generated<number>
+  /** SHA-256 (hex) of the one-time token. */
+  hash: string
+  user_id: number
+  created_at: number
+  expires_at: number
+  used_at: number | null
 }
 
 export interface ApiKeysTable {
@@ -164,12 +189,16 @@ export interface Database {
   clicks: ClicksTable
   click_stats: ClickStatsTable
   click_visitors: ClickVisitorsTable
+  sessions: SessionsTable
+  password_links: PasswordTokensTable
   imports: ImportsTable
   import_rows: ImportRowsTable
   import_keys: ImportKeysTable
 }
 
 export type UserRow = Selectable<UsersTable>
+export type SessionRow = Selectable<SessionsTable>
+export type PasswordTokenRow = Selectable<PasswordTokensTable>
 export type ApiKeyRow = Selectable<ApiKeysTable>
 export type DomainRow = Selectable<DomainsTable>
 export type SpaceRow = Selectable<SpacesTable>

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
-import type { LinkRow } from '../db/types.js'
 import { Readable } from 'node:stream'
-import { acceptAliases, clickSortAliases } from '../http/aliases.js'
+import type { LinkRow } from '../db/types.js'
+import { acceptAliases } from '../http/aliases.js'
 import { userIdOf } from '../http/auth.js'
 import { registerCrud } from '../http/crud.js'
 import { ErrorBody, StringEnum, Type, ValidationErrorBody } from '../shared/schema.js'
@@ -14,27 +14,8 @@ import {
   LinkUpdateBody,
   type LinkInput,
 } from './schema.js'
+import { LINK_LIST_ALIASES, linkFilterOf } from './list-query.js'
 import type { LinkService } from './service.js'
-import type { LinkFilter, LinkStatus } from './store.js'
-
-const STATUS: Record<number, LinkStatus | undefined> = {
-  0: undefined,
-  1: 'active',
-  2: 'expired',
-  3: 'disabled',
-}
-
-function filterOf(query: LinkListQuery): LinkFilter {
-  return {
-    search: query.search,
-    searchBy: query.search_by ?? 'title',
-    status: STATUS[query.status ?? 0],
-    spaceId: query.space_id,
-    domainId: query.domain_id,
-    pixelId: query.pixel_id,
-    sortBy: query.sort_by ?? 'id',
-  }
-}
 
 const LinkExportQuery = Type.Object({
   ...LinkListQuery.properties,
@@ -53,8 +34,8 @@ type LinkExportQuery = LinkListQuery & { format?: 'csv' | 'json' }
 function exportRoute(app: FastifyInstance, links: LinkService, presenter: LinkPresenterDeps) {
   app.get<{ Querystring: LinkExportQuery }>('/links/export', {
     preValidation: acceptAliases('query', {
-      names: { space: 'space_id', domain: 'domain_id', by: 'search_by' },
-      values: clickSortAliases,
+      ...LINK_LIST_ALIASES,
+      names: { by: 'search_by', ...LINK_LIST_ALIASES.names },
     }),
     schema: {
       tags: ['Links'],
@@ -81,7 +62,7 @@ function exportRoute(app: FastifyInstance, links: LinkService, presenter: LinkPr
     handler: async (request, reply) => {
       const userId = userIdOf(request)
       const query = request.query
-      const batches = links.batches(userId, filterOf(query))
+      const batches = links.batches(userId, linkFilterOf(query))
       const day = new Date().toISOString().slice(0, 10)
       if (query.format === 'json') {
         return reply
@@ -115,13 +96,10 @@ export function linkRoutes(
     createBody: LinkCreateBody,
     updateBody: LinkUpdateBody,
     // phpShort 2.x names.
-    listAliases: {
-      names: { space: 'space_id', domain: 'domain_id' },
-      values: clickSortAliases,
-    },
+    listAliases: LINK_LIST_ALIASES,
     bodyAliases: { names: { space: 'space_id' } },
     present: (userId, rows) => presentLinks(presenter, userId, rows),
-    list: (userId, query, page) => links.list(userId, filterOf(query), page),
+    list: (userId, query, page) => links.list(userId, linkFilterOf(query), page),
     get: (userId, id) => links.get(userId, id),
     create: (userId, body, errors) => links.create(userId, body, errors, defaultDomainId()),
     update: (userId, id, body, errors) => links.update(userId, id, body, errors),

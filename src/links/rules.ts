@@ -95,6 +95,8 @@ export const RESERVED_ALIASES = new Set([
   'admin',
   'login',
   'logout',
+  'dashboard',
+  'password',
   'robots',
   'favicon',
   'openapi',

@@ -44,14 +44,26 @@ function sources(hosts: readonly string[]): string[] {
 
 export function contentSecurityPolicy(
   nonce: string,
-  options: { script: boolean; hosts: ExternalHosts; formTargets?: readonly string[] },
+  options: {
+    script: boolean
+    hosts: ExternalHosts
+    formTargets?: readonly string[]
+    /** Scripts of the page may fetch from its own origin (the dashboard's enhancement library). */
+    connectSelf?: boolean
+  },
 ): string {
   const { hosts } = options
   const directives: string[][] = [['default-src', "'none'"]]
   if (options.script) directives.push(['script-src', `'nonce-${nonce}'`, ...sources(hosts.script)])
   directives.push(['style-src', `'nonce-${nonce}'`])
   directives.push(['img-src', "'self'", 'data:', ...sources(hosts.img)])
-  if (hosts.connect.length > 0) directives.push(['connect-src', ...sources(hosts.connect)])
+  if (hosts.connect.length > 0 || options.connectSelf) {
+    directives.push([
+      'connect-src',
+      ...(options.connectSelf ? ["'self'"] : []),
+      ...sources(hosts.connect),
+    ])
+  }
   if (hosts.frame.length > 0) directives.push(['frame-src', ...sources(hosts.frame)])
   directives.push(
     ['form-action', "'self'", ...(options.formTargets ?? [])],

@@ -1,10 +1,10 @@
 /**
  * The visitor-facing routes on every short domain: `/<alias>` (and `+` for the preview), the
  * password form's POST, the stats page (`/<alias>/stats`, in stats/page-routes.ts) and the
- * domain's root. The service's own paths (`/api/…`, `/health`) are registered routes and always
+ * domain's root (the default domain's home page when it has no index page). The service's own paths (`/api/…`, `/health`) are registered routes and always
  * win over an alias.
  */
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ClickRecorder } from '../clicks/recorder.js'
 import { notFoundPage } from '../pages/index.js'
 import { statsPageRoutes } from '../stats/page-routes.js'
@@ -20,6 +20,11 @@ export function redirectRoutes(
   directory: LinkDirectory,
   recorder: ClickRecorder,
   stats: StatsService,
+  root: {
+    isDefaultDomain: (request: FastifyRequest) => boolean
+    /** The home page of the default domain when it has no index page. */
+    home: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>
+  },
 ): void {
   app.get<{ Params: { alias: string } }>(
     '/:alias',
@@ -52,6 +57,7 @@ export function redirectRoutes(
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
     const domain = await directory.domain(request.hostname)
     if (domain?.index_page) return sendOutcome(reply, redirect(302, domain.index_page))
+    if (root.isDefaultDomain(request)) return root.home(request, reply)
     return sendOutcome(reply, page(404, notFoundPage()))
   })
 }

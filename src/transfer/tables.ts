@@ -30,6 +30,8 @@ export const TABLES: Readonly<Record<TableName, TableSpec>> = {
   clicks: { orderBy: null },
   click_stats: { orderBy: null },
   click_visitors: { orderBy: null },
+  sessions: { orderBy: null },
+  password_links: { orderBy: 'id' },
   imports: { orderBy: 'id' },
   import_rows: { orderBy: null },
   import_keys: { orderBy: null },

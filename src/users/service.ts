@@ -46,7 +46,9 @@ export class UserService {
     if (input.apiKey !== undefined) await this.checkNewKey(input.apiKey)
     if (await this.store.findByEmail(email))
       throw new UserInputError(`a user with email ${email} already exists`)
-    const user = await this.store.create({ name, email, timezone }, this.now())
+    // The first user of a database is its administrator.
+    const role = (await this.store.count()) === 0 ? 'admin' : 'user'
+    const user = await this.store.create({ name, email, timezone, role }, this.now())
     const apiKey = await this.addKey(user.id, input.apiKey)
     return { user, apiKey }
   }
@@ -96,14 +98,14 @@ export class UserService {
   /** On an empty database, creates the first user; returns its key when one was generated. */
   async ensureFirstUser(
     initialApiKey: string | null,
-  ): Promise<{ email: string; apiKey: string | null } | null> {
+  ): Promise<{ userId: number; email: string; apiKey: string | null } | null> {
     if ((await this.store.count()) > 0) return null
     const { user, apiKey } = await this.createUser({
       email: 'admin@localhost',
       name: 'Admin',
       ...(initialApiKey ? { apiKey: initialApiKey } : {}),
     })
-    return { email: user.email, apiKey: initialApiKey ? null : apiKey }
+    return { userId: user.id, email: user.email, apiKey: initialApiKey ? null : apiKey }
   }
 
   private async checkNewKey(key: string): Promise<void> {

@@ -1,11 +1,12 @@
 /** Users and their API keys. */
 import type { Db } from '../db/connect.js'
-import type { ApiKeyRow, UserRow } from '../db/types.js'
+import type { ApiKeyRow, PasswordTokenRow, UserRole, UserRow } from '../db/types.js'
 
 export interface NewUser {
   name: string
   email: string
   timezone: string
+  role?: UserRole
 }
 
 export interface UserStore {
@@ -18,6 +19,15 @@ export interface UserStore {
   keysByPrefix(prefix: string): Promise<ApiKeyRow[]>
   keyByHash(hash: string): Promise<ApiKeyRow | undefined>
   revokeKey(id: number, now: number): Promise<void>
+  /** Every user, oldest first. */
+  listAll(): Promise<UserRow[]>
+  setPasswordHash(userId: number, hash: string, now: number): Promise<void>
+  setRole(userId: number, role: UserRole, now: number): Promise<void>
+  addPasswordToken(userId: number, hash: string, now: number, expiresAt: number): Promise<void>
+  /** The token with this hash, used or not. */
+  findPasswordToken(hash: string): Promise<PasswordTokenRow | undefined>
+  /** Marks the token used if it is unused and unexpired; false when it was not. */
+  usePasswordToken(hash: string, now: number): Promise<boolean>
 }
 
 export class SqlUserStore implements UserStore {
@@ -84,5 +94,56 @@ export class SqlUserStore implements UserStore {
       .set({ revoked_at: now })
       .where('id', '=', id)
       .execute()
+  }
+
+  listAll(): Promise<UserRow[]> {
+    return this.db.kysely.selectFrom('users').selectAll().orderBy('id').execute()
+  }
+
+  async setPasswordHash(userId: number, hash: string, now: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('users')
+      .set({ password_hash: hash, updated_at: now })
+      .where('id', '=', userId)
+      .execute()
+  }
+
+  async setRole(userId: number, role: UserRole, now: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('users')
+      .set({ role, updated_at: now })
+      .where('id', '=', userId)
+      .execute()
+  }
+
+  async addPasswordToken(
+    userId: number,
+    hash: string,
+    now: number,
+    expiresAt: number,
+  ): Promise<void> {
+    await this.db.kysely
+      .insertInto('password_links')
+      .values({ user_id: userId, hash, created_at: now, expires_at: expiresAt, used_at: null })
+      .execute()
+  }
+
+  findPasswordToken(hash: string): Promise<PasswordTokenRow | undefined> {
+    return this.db.kysely
+      .selectFrom('password_links')
+      .selectAll()
+      .where('hash', '=', hash)
+      .executeTakeFirst()
+  }
+
+  async usePasswordToken(hash: string, now: number): Promise<boolean> {
+    const result = await this.db.kysely
+      .updateTable('password_links')
+      .set({ used_at: now })
+      .where('hash', '=', hash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
   }
 }

@@ -45,7 +45,8 @@ describe('the real slink bin', () => {
   it('exits 0 on success, 1 on a failure and 2 on a usage error, with one line on stderr', () => {
     expect(slinkProcess(['migrate'], env)).toEqual({
       status: 0,
-      stdout: 'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0006-imports\n',
+      stdout:
+        'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0004-dashboard-accounts, 0006-imports\n',
       stderr: '',
     })
     expect(slinkProcess(['key', 'create', '--email', 'nobody@example.com'], env)).toEqual({
@@ -65,7 +66,8 @@ describe('slink migrate', () => {
   it('applies the schema once, then says it is up to date', async () => {
     expect(await slink(['migrate'], env)).toEqual({
       status: 0,
-      stdout: 'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0006-imports\n',
+      stdout:
+        'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0004-dashboard-accounts, 0006-imports\n',
       stderr: '',
     })
     expect(await slink(['migrate'], env)).toEqual({

@@ -26,20 +26,32 @@ describe('slink serve', () => {
     })
     expect(res.status).toBe(200)
     expect(((await res.json()) as { data: { email: string } }).data.email).toBe('admin@localhost')
+    // A one-time link to set the first user's password, on PUBLIC_URL (here the default).
+    expect(first.output()).toMatch(
+      /\nSet its password and sign in to the dashboard \(one-time link, valid 24 hours\):\nhttp:\/\/localhost:0\/password\/[A-Za-z0-9_-]{43}\n/,
+    )
     first.kill()
     expect(await first.exited).toBe(0)
 
     const second = serve(env)
     await second.waitFor(LISTENING)
     expect(second.output()).not.toMatch(/API key/)
+    expect(second.output()).not.toMatch(/password/)
     second.kill()
     expect(await second.exited).toBe(0)
   })
 
   it('uses INITIAL_API_KEY for the first user and prints no key', async () => {
-    const server = serve({ ...env, INITIAL_API_KEY: 'initial-key-0123456789' })
+    const server = serve({
+      ...env,
+      INITIAL_API_KEY: 'initial-key-0123456789',
+      PUBLIC_URL: 'https://sho.rt',
+    })
     const [, port] = await server.waitFor(LISTENING)
     expect(server.output()).not.toMatch(/API key/)
+    expect(server.output()).not.toContain('initial-key-0123456789')
+    // The one-time link is printed all the same, on PUBLIC_URL.
+    expect(server.output()).toMatch(/\nhttps:\/\/sho\.rt\/password\/[A-Za-z0-9_-]{43}\n/)
     const res = await fetch(`http://127.0.0.1:${port}/api/v1/account`, {
       headers: { authorization: 'Bearer initial-key-0123456789' },
     })
@@ -76,12 +88,15 @@ describe('slink serve', () => {
       setTimeout(() => {
         server.kill()
         server.kill()
-        setTimeout(() => req.end('Inbox'), 300)
+        // The rest of the body only once the service says it is stopping.
+        server.waitFor(/SIGTERM received/).then(() => req.end('Inbox'), reject)
       }, 200)
     })
     expect(await answer).toBe(201)
     expect(await server.exited).toBe(0)
-    expect(server.output()).toMatch(/SIGTERM received/)
+    expect(server.output()).toMatch(
+      /^SIGTERM received: finishing in-flight requests and stopping$/m,
+    )
   })
 
   it('stops at once with one line when the configuration is bad', async () => {

@@ -135,6 +135,63 @@ describe('slink export and slink import', () => {
   })
 })
 
+describe('slink export and slink import on a terminal', () => {
+  it('refuse a terminal as the dump’s output or input, as a usage error (exit 2)', async () => {
+    expect(await slink(['export'], { DATABASE_URL: src.url }, { tty: { stdout: true } })).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: 'slink: refusing to write a dump to a terminal: give --to FILE or redirect it\n',
+    })
+    expect(await slink(['import'], { DATABASE_URL: target() }, { tty: { stdin: true } })).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: 'slink: no dump on standard input: give --from FILE or pipe a dump in\n',
+    })
+    expect(existsSync(join(dir, 'target.db'))).toBe(false)
+  })
+
+  it('draw a finished bar per table, then the summary; --no-progress leaves the summary', async () => {
+    /** The bars as last drawn (each redraw starts with CR and erase-line), one per line. */
+    const finalBars = (stderr: string) =>
+      stderr
+        .split('\n')
+        .slice(0, -2)
+        .map((line) => line.split('\r\x1b[2K').at(-1)!)
+    const file = join(dir, 'on-terminal.jsonl')
+    const exported = await slink(
+      ['export', '--to', file],
+      { DATABASE_URL: src.url },
+      { tty: { stderr: true } },
+    )
+    expect(exported).toMatchObject({ status: 0, stdout: '' })
+    expect(exported.stderr.split('\n').at(-2)).toMatch(
+      /^exported \d+ rows of \d+ tables in \d+\.\d s$/,
+    )
+    const bars = finalBars(exported.stderr)
+    expect(bars.map((bar) => bar.slice(0, 15).trim())).toEqual(TABLE_ORDER)
+    for (const bar of bars) expect(bar).toMatch(/^\S+ +\[█+\] 100% +([\d,]+)\/\1( |$)/)
+
+    const imported = await slink(
+      ['import', '--from', file],
+      { DATABASE_URL: target('from-terminal.db') },
+      { tty: { stderr: true } },
+    )
+    expect(imported).toMatchObject({ status: 0, stdout: '' })
+    expect(imported.stderr.split('\n').at(-2)).toMatch(
+      /^imported \d+ rows into \d+ tables in \d+\.\d s$/,
+    )
+    expect(finalBars(imported.stderr).map((bar) => bar.slice(0, 15).trim())).toEqual(TABLE_ORDER)
+
+    const quiet = await slink(
+      ['export', '--to', join(dir, 'quiet.jsonl'), '--no-progress'],
+      { DATABASE_URL: src.url },
+      { tty: { stderr: true } },
+    )
+    expect(quiet).toMatchObject({ status: 0, stdout: '' })
+    expect(quiet.stderr).toMatch(EXPORTED)
+  })
+})
+
 describe('slink export refuses', () => {
   it('a missing SQLite file, without creating it', async () => {
     const missing = join(dir, 'missing.db')
@@ -201,7 +258,7 @@ describe.skipIf(!postgres.ok)('SQLite → PostgreSQL → SQLite', () => {
       const refused = await slink(['import', '--from', file], { DATABASE_URL: pg.url })
       expect(refused.status).toBe(1)
       expect(refused.stderr).toMatch(
-        /^slink: the target database is not empty \(users: 3, api_keys: 3, domains: 2, .*, click_visitors: \d+, imports: 1, import_rows: 2, import_keys: 1\): import only into a new or empty database\n$/,
+        /^slink: the target database is not empty \(users: 3, api_keys: 3, domains: 2, .*, click_visitors: \d+, sessions: \d+, password_links: \d+, imports: 1, import_rows: 2, import_keys: 1\): import only into a new or empty database\n$/,
       )
       expect(await rowCount(pg.url)).toBe(before)
 

@@ -110,8 +110,12 @@ describe.skipIf(services.some((s) => !s.ok))('faults', () => {
         await a.api('PATCH', `/links/${id}`, { url: `https://example.com/${Date.now()}` })
         const expected = ((await a.api('GET', `/links/${id}`)).json as { data: { url: string } })
           .data.url
-        await new Promise((r) => setTimeout(r, 1000))
-        return (await visit(b, 'r')).headers.location === expected
+        const seen = await eventually(
+          async () => (await visit(b, 'r')).headers.location,
+          (location) => location === expected,
+          1000,
+        )
+        return seen === expected
       },
       (ok) => ok,
       15_000,

@@ -5,7 +5,6 @@ import {
   API,
   DOMAIN_FIELDS,
   FORBIDDEN,
-  NOT_FOUND,
   anyTimestamp,
   createDomain,
   createLink,
@@ -18,7 +17,7 @@ import {
   validation,
   type Rec,
 } from './helpers.js'
-import { listTests } from './resource-lists.js'
+import { listTests, recordTests } from './resource-tests.js'
 
 let t: TestApp
 beforeAll(async () => {
@@ -90,12 +89,6 @@ describe('store and show', () => {
     expectStatus(global, 200)
     expect(global.json()).toEqual({ data: defaultDomain(t), status: 200 })
     expect(Object.keys(global.json().data)).toEqual(DOMAIN_FIELDS)
-  })
-
-  it('answers 404 for a missing domain', async () => {
-    const res = await t.call('GET', `${API}/domains/999999`)
-    expectStatus(res, 404)
-    expect(res.json()).toEqual(NOT_FOUND)
   })
 })
 
@@ -206,16 +199,6 @@ describe('update and delete of own domains', () => {
     expectStatus(res, 200)
   })
 
-  it('deletes a domain: 200 {id,object:"domain",deleted:true,status:200}', async () => {
-    const domain = await createDomain(t, { name: 'doomed.example.com' })
-    const res = await t.call('DELETE', `${API}/domains/${domain.id}`)
-    expectStatus(res, 200)
-    expect(res.json()).toEqual({ id: domain.id, object: 'domain', deleted: true, status: 200 })
-    const again = await t.call('GET', `${API}/domains/${domain.id}`)
-    expectStatus(again, 404)
-    expect(again.json()).toEqual(NOT_FOUND)
-  })
-
   it('deletes the links of a deleted domain, and only those', async () => {
     const doomed = await createDomain(t, { name: 'with-links.example.com' })
     const kept = await createDomain(t, { name: 'kept.example.com' })
@@ -273,6 +256,16 @@ describe('global domains', () => {
   it('lists the global domain for every user', async () => {
     expect(await listIds(t, 'domains?per_page=100')).toContain(t.defaultDomainId)
     expect(await listIds(t, 'domains?per_page=100', KEY_B)).toContain(t.defaultDomainId)
+  })
+})
+
+describe('missing and deleted records', () => {
+  recordTests({
+    path: 'domains',
+    noun: 'domain',
+    app: () => t,
+    create: () => createDomain(t, { name: 'doomed.example.com' }),
+    update: { index_page: 'https://example.com/' },
   })
 })
 

@@ -4,7 +4,6 @@ import { KEY_B, createTestApp, type TestApp } from '../support/app.js'
 import {
   API,
   BASE,
-  NOT_FOUND,
   PIXEL_FIELDS,
   anyTimestamp,
   createLink,
@@ -16,7 +15,7 @@ import {
   validation,
   type Rec,
 } from './helpers.js'
-import { listTests } from './resource-lists.js'
+import { listTests, recordTests } from './resource-tests.js'
 
 const TYPES = [
   'adroll',
@@ -74,12 +73,6 @@ describe('store and show', () => {
     expectStatus(res, 200)
     expect(res.json()).toEqual({ data: pixel, status: 200 })
     expect(Object.keys(res.json().data)).toEqual(PIXEL_FIELDS)
-  })
-
-  it('answers 404 for a missing pixel', async () => {
-    const res = await t.call('GET', `${API}/pixels/999999`)
-    expectStatus(res, 404)
-    expect(res.json()).toEqual(NOT_FOUND)
   })
 
   it.each(TYPES)('accepts the type %s', async (type) => {
@@ -233,26 +226,9 @@ describe('update', () => {
     await expect422(res, { name: ['The name field is required.'] })
     expect(await show(t, `pixels/${pixel.id}`)).toEqual(pixel)
   })
-
-  it('answers 404 when updating a missing pixel', async () => {
-    const res = await t.call('PUT', `${API}/pixels/999999`, { form: { name: 'x' } })
-    expectStatus(res, 404)
-    expect(res.json()).toEqual(NOT_FOUND)
-  })
 })
 
 describe('delete', () => {
-  it('deletes a pixel: 200 {id,object:"pixel",deleted:true,status:200}', async () => {
-    const pixel = await createPixel(t, { name: 'Doomed' })
-    const res = await t.call('DELETE', `${API}/pixels/${pixel.id}`)
-    expectStatus(res, 200)
-    expect(res.json()).toEqual({ id: pixel.id, object: 'pixel', deleted: true, status: 200 })
-    expectStatus(await t.call('GET', `${API}/pixels/${pixel.id}`), 404)
-    const again = await t.call('DELETE', `${API}/pixels/${pixel.id}`)
-    expectStatus(again, 404)
-    expect(again.json()).toEqual(NOT_FOUND)
-  })
-
   it('detaches a deleted pixel from its links, keeping the links and their other pixels', async () => {
     const gone = await createPixel(t, { name: 'Detached' })
     const kept = await createPixel(t, { name: 'Still here' })
@@ -267,6 +243,16 @@ describe('delete', () => {
     expect(after).toEqual({ ...link, pixels: [kept] })
     expect(await listIds(t, `links?pixel_id=${gone.id}`)).toEqual([])
     expect(await listIds(t, `links?pixel_id=${kept.id}`)).toEqual([link.id])
+  })
+})
+
+describe('missing and deleted records', () => {
+  recordTests({
+    path: 'pixels',
+    noun: 'pixel',
+    app: () => t,
+    create: () => createPixel(t, { name: 'Doomed' }),
+    update: { name: 'x' },
   })
 })
 

@@ -4,7 +4,6 @@ import { KEY_B, createTestApp, type TestApp } from '../support/app.js'
 import {
   API,
   BASE,
-  NOT_FOUND,
   SPACE_FIELDS,
   anyTimestamp,
   createLink,
@@ -17,7 +16,7 @@ import {
   validation,
   type Rec,
 } from './helpers.js'
-import { listTests } from './resource-lists.js'
+import { listTests, recordTests } from './resource-tests.js'
 
 let t: TestApp
 beforeAll(async () => {
@@ -67,12 +66,6 @@ describe('store and show', () => {
     expectStatus(res, 200)
     expect(res.json()).toEqual({ data: space, status: 200 })
     expect(Object.keys(res.json().data)).toEqual(SPACE_FIELDS)
-  })
-
-  it('answers 404 for a missing space', async () => {
-    const res = await t.call('GET', `${API}/spaces/999999`)
-    expectStatus(res, 404)
-    expect(res.json()).toEqual(NOT_FOUND)
   })
 })
 
@@ -160,25 +153,9 @@ describe('update', () => {
     await expect422(res, { name: ['The name field is required.'] })
     expect(await show(t, `spaces/${space.id}`)).toEqual(space)
   })
-
-  it('answers 404 when updating a missing space', async () => {
-    const res = await t.call('PATCH', `${API}/spaces/999999`, { form: { color: 2 } })
-    expectStatus(res, 404)
-    expect(res.json()).toEqual(NOT_FOUND)
-  })
 })
 
 describe('delete', () => {
-  it('deletes a space: 200 {id,object:"space",deleted:true,status:200}', async () => {
-    const space = await createSpace(t, { name: 'Doomed' })
-    const res = await t.call('DELETE', `${API}/spaces/${space.id}`)
-    expectStatus(res, 200)
-    expect(res.json()).toEqual({ id: space.id, object: 'space', deleted: true, status: 200 })
-    const again = await t.call('GET', `${API}/spaces/${space.id}`)
-    expectStatus(again, 404)
-    expect(again.json()).toEqual(NOT_FOUND)
-  })
-
   it('deletes the links of a deleted space, and only those', async () => {
     const doomed = await createSpace(t, { name: 'With links' })
     const other = await createSpace(t, { name: 'Neighbour' })
@@ -197,6 +174,16 @@ describe('delete', () => {
     expect(await show(t, `spaces/${other.id}`)).toEqual(other)
     expect(await show(t, `pixels/${pixel.id}`)).toEqual(pixel)
     expect(await listIds(t, `links?space_id=${doomed.id}`)).toEqual([])
+  })
+})
+
+describe('missing and deleted records', () => {
+  recordTests({
+    path: 'spaces',
+    noun: 'space',
+    app: () => t,
+    create: () => createSpace(t, { name: 'Doomed' }),
+    update: { color: 2 },
   })
 })
 

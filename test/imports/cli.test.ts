@@ -115,8 +115,9 @@ describe('slink import-links', () => {
       },
     )
     expect(status).toBe(0)
-    expect(err).toMatch(
-      /^\r\x1b\[2Kimporting 100% {2}2 rows {2}[\d,]+ rows\/s\r\x1b\[2Kimported 2 rows from csv in \d+\.\d s \(import 1\): 1 created/,
+    // The terminal's escape character, written out so the pattern below stays readable.
+    expect(err.replaceAll('\u001b', '<ESC>')).toMatch(
+      /^\r<ESC>\[2Kimporting 100% {2}2 rows {2}[\d,]+ rows\/s\r<ESC>\[2Kimported 2 rows from csv in \d+\.\d s \(import 1\): 1 created/,
     )
   })
 

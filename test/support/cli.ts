@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { run } from '../../src/cli/commands.js'
+import type { CliIo } from '../../src/cli/io.js'
 
 export const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
 
@@ -33,12 +34,13 @@ async function* bytes(input: string | Buffer | undefined): AsyncGenerator<Buffer
 
 /**
  * `slink ARGS` in this process, as the real command would run with `env` as its whole
- * environment, `input` on a piped standard input, and its output going to pipes.
+ * environment, `input` on a piped standard input, and its output going to pipes, unless `tty`
+ * says which of the three streams are terminals.
  */
 export async function slink(
   args: string[],
   env: Record<string, string>,
-  options: { input?: string | Buffer } = {},
+  options: { input?: string | Buffer; tty?: Partial<CliIo['isTTY']> } = {},
 ): Promise<CliResult> {
   const stdout = collector()
   const stderr = collector()
@@ -47,8 +49,8 @@ export async function slink(
     stdin: bytes(options.input),
     stdout: stdout.stream,
     stderr: stderr.stream,
-    isTTY: { stdin: false, stdout: false, stderr: false },
-    stdoutPiped: () => true,
+    isTTY: { stdin: false, stdout: false, stderr: false, ...options.tty },
+    stdoutPiped: () => options.tty?.stdout !== true,
   })
   return { status, stdout: stdout.text(), stderr: stderr.text() }
 }
@@ -128,7 +130,8 @@ export function serve(
     output: () => out,
     exited,
     kill: (signal = 'SIGTERM') => child.kill(signal),
-    waitFor(pattern, timeoutMs = 15_000) {
+    // Generous: a start takes seconds on a machine busy with other test runs.
+    waitFor(pattern, timeoutMs = 25_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const match = out.match(pattern)

@@ -1,6 +1,6 @@
 /**
  * The databases store tests run on: a fresh SQLite file always; PostgreSQL when reachable
- * (a fresh schema per suite). Without PostgreSQL the suite skips with a reason, except under
+ * (a new database per suite, or one per file emptied before each test). Without PostgreSQL the suite skips with a reason, except under
  * CI=true, where a missing service fails.
  */
 import { randomBytes } from 'node:crypto'

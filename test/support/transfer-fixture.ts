@@ -141,6 +141,10 @@ async function populate(app: TestApp): Promise<{ carolKey: string; deletedLinkId
     timezone: 'Asia/Tokyo',
   })
   await app.services.users.revokeKey(carol.apiKey)
+  // A dashboard password, a session and a one-time password link.
+  await app.services.accounts.setPassword(carol.user.id, 'carol password')
+  await app.services.sessions.start(carol.user.id)
+  await app.services.accounts.issueToken(app.userB)
 
   // Clicks through the real writer, over two days, then the last link deleted: its click-log
   // rows stay (the log has no foreign key), and its id must never be handed out again.

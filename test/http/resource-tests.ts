@@ -1,12 +1,60 @@
 /**
- * The list tests every user's own resource shares (pixels, spaces, domains), run for one
- * resource: the paging envelope, queries (search, filters, sorts) as tables of expected ids,
- * never another user's records, and 422 for each invalid query. Call it inside the resource's
+ * The tests every user's own resource shares (pixels, spaces, domains), run for one resource.
+ * `recordTests`: a missing record answers 404 to reading and updating, and a deleted one is gone.
+ * `listTests`: the paging envelope, queries (search, filters, sorts) as tables of expected ids,
+ * never another user's records, and 422 for each invalid query; call it inside the resource's
  * `describe('list')`, after the `beforeAll` that creates the lister's records.
  */
 import { expect, it } from 'vitest'
 import type { TestApp } from '../support/app.js'
-import { API, BASE, expectStatus, listIds, validation, type Rec } from './helpers.js'
+import { API, BASE, NOT_FOUND, expectStatus, listIds, validation, type Rec } from './helpers.js'
+
+export interface OwnedResource {
+  /** The API path segment, e.g. `pixels`. */
+  path: 'pixels' | 'spaces' | 'domains'
+  /** Its name in test titles and in the `object` of a deletion, e.g. `pixel`. */
+  noun: 'pixel' | 'space' | 'domain'
+  app: () => TestApp
+  /** Creates a record with the test key. */
+  create: () => Promise<Rec>
+  /** A valid update. */
+  update: Record<string, string | number>
+}
+
+export function recordTests(resource: OwnedResource): void {
+  const { path, noun } = resource
+  const call = (
+    method: 'GET' | 'PUT' | 'PATCH' | 'DELETE',
+    id: number,
+    form?: Record<string, string | number>,
+  ) => resource.app().call(method, `${API}/${path}/${id}`, form ? { form } : {})
+
+  it(`answers 404 for a missing ${noun}`, async () => {
+    const res = await call('GET', 999999)
+    expectStatus(res, 404)
+    expect(res.json()).toEqual(NOT_FOUND)
+  })
+
+  it(`answers 404 when updating a missing ${noun}`, async () => {
+    for (const method of ['PUT', 'PATCH'] as const) {
+      const res = await call(method, 999999, resource.update)
+      expectStatus(res, 404)
+      expect(res.json(), method).toEqual(NOT_FOUND)
+    }
+  })
+
+  it(`deletes a ${noun}: 200 {id,object:"${noun}",deleted:true,status:200}`, async () => {
+    const record = await resource.create()
+    const res = await call('DELETE', record.id)
+    expectStatus(res, 200)
+    expect(res.json()).toEqual({ id: record.id, object: noun, deleted: true, status: 200 })
+    for (const method of ['GET', 'DELETE'] as const) {
+      const again = await call(method, record.id)
+      expectStatus(again, 404)
+      expect(again.json(), method).toEqual(NOT_FOUND)
+    }
+  })
+}
 
 export interface ListedResource {
   /** The API path segment, also the resource's name in test titles. */

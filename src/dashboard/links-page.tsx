@@ -1,0 +1,228 @@
+/**
+ * The links list, driven by the API list's query parameters (search, search_by, status,
+ * space_id, domain_id, pixel_id, sort_by, sort, per_page, page): a filter form that submits
+ * them with GET, so a view can be bookmarked and shared, the table, and pages that keep every
+ * filter.
+ */
+import type { LinkRecord, LinkListQuery } from '../links/schema.js'
+import type { RenderedPage } from '../pages/layout.js'
+import { safeHref } from '../pages/safe-values.js'
+import { PER_PAGE } from '../shared/schema.js'
+import { dashboardPage, type Viewer } from './shell.js'
+
+const numbers = new Intl.NumberFormat('en-US')
+
+export interface LinksPageInput {
+  query: LinkListQuery
+  /** The request's own query string, to build page links that keep every filter. */
+  search: URLSearchParams
+  records: LinkRecord[]
+  total: number
+  page: number
+  perPage: number
+  spaces: { id: number; name: string }[]
+  now: number
+}
+
+export function linkStatus(link: LinkRecord, now: number): 'active' | 'expired' | 'disabled' {
+  if (link.disabled) return 'disabled'
+  if (link.ends_at !== null && Date.parse(link.ends_at) <= now) return 'expired'
+  if (link.expiration_clicks && link.clicks >= link.expiration_clicks) return 'expired'
+  return 'active'
+}
+
+function Select(props: {
+  name: string
+  label: string
+  value: string
+  options: readonly (readonly [string, string])[]
+}) {
+  return (
+    <div class="filter">
+      <label for={`filter-${props.name}`}>{props.label}</label>
+      <select id={`filter-${props.name}`} name={props.name}>
+        {props.options.map(([value, text]) => (
+          <option key={value} value={value} selected={value === props.value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}
+
+function pageHref(search: URLSearchParams, page: number): string {
+  const params = new URLSearchParams(search)
+  params.set('page', String(page))
+  return `/dashboard/links?${params.toString()}`
+}
+
+export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
+  const { query } = input
+  const lastPage = Math.max(1, Math.ceil(input.total / input.perPage))
+  const first = input.records.length > 0 ? (input.page - 1) * input.perPage + 1 : 0
+  const last = first === 0 ? 0 : first + input.records.length - 1
+  return dashboardPage({
+    title: 'Links',
+    section: 'links',
+    viewer,
+    children: (
+      <>
+        <form class="panel filters" method="get" action="/dashboard/links" role="search">
+          <div class="filter grow">
+            <label for="filter-search">Search</label>
+            <input id="filter-search" type="search" name="search" value={query.search ?? ''} />
+          </div>
+          <Select
+            name="search_by"
+            label="In"
+            value={query.search_by ?? 'title'}
+            options={[
+              ['title', 'Title'],
+              ['alias', 'Alias'],
+              ['url', 'Destination'],
+            ]}
+          />
+          <Select
+            name="status"
+            label="Status"
+            value={String(query.status ?? 0)}
+            options={[
+              ['0', 'All'],
+              ['1', 'Active'],
+              ['2', 'Expired'],
+              ['3', 'Disabled'],
+            ]}
+          />
+          <Select
+            name="space_id"
+            label="Space"
+            value={query.space_id === undefined ? '' : String(query.space_id)}
+            options={[
+              ['', 'All'],
+              ['0', 'No space'],
+              ...input.spaces.map((s) => [String(s.id), s.name] as const),
+            ]}
+          />
+          <Select
+            name="sort_by"
+            label="Sort by"
+            value={query.sort_by ?? 'id'}
+            options={[
+              ['id', 'Created'],
+              ['clicks', 'Clicks'],
+              ['title', 'Title'],
+              ['alias', 'Alias'],
+              ['url', 'Destination'],
+            ]}
+          />
+          <Select
+            name="sort"
+            label="Order"
+            value={query.sort ?? 'desc'}
+            options={[
+              ['desc', 'Descending'],
+              ['asc', 'Ascending'],
+            ]}
+          />
+          <Select
+            name="per_page"
+            label="Rows"
+            value={String(input.perPage)}
+            options={PER_PAGE.map((n) => [String(n), String(n)] as const)}
+          />
+          <div class="filter">
+            <button type="submit">Apply</button>
+          </div>
+        </form>
+        <p class="muted" id="links-count" role="status">
+          {input.total === 0
+            ? 'No links match.'
+            : `${numbers.format(first)}–${numbers.format(last)} of ${numbers.format(input.total)} links`}
+        </p>
+        {input.records.length > 0 ? (
+          <div class="panel table-scroll">
+            <table id="links" class="cards">
+              <thead>
+                <tr>
+                  <th scope="col">Short link</th>
+                  <th scope="col">Title and destination</th>
+                  <th scope="col" class="num">
+                    Clicks
+                  </th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Space</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {input.records.map((link) => (
+                  <tr key={link.id} id={`link-${link.id}`}>
+                    <td class="nowrap">
+                      <a href={safeHref(link.short_url)}>{link.short_url}</a>
+                    </td>
+                    <td>
+                      {link.title ? <span class="link-title">{link.title}</span> : null}
+                      <a class="muted small link-url" href={safeHref(link.url)} rel="noreferrer">
+                        {link.url}
+                      </a>
+                    </td>
+                    <td class="num" data-label="Clicks">
+                      {numbers.format(link.clicks)}
+                    </td>
+                    <td class="nowrap" data-label="Status">
+                      {linkStatus(link, input.now)}
+                    </td>
+                    <td data-label="Space">{link.space?.name ?? ''}</td>
+                    <td class="nowrap" data-label="Created">
+                      {link.created_at.slice(0, 10)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        {lastPage > 1 ? (
+          <nav class="pager" aria-label="Pages">
+            {input.page > 1 ? (
+              <a rel="prev" href={pageHref(input.search, input.page - 1)}>
+                Previous
+              </a>
+            ) : null}
+            <span>
+              Page {input.page} of {lastPage}
+            </span>
+            {input.page < lastPage ? (
+              <a rel="next" href={pageHref(input.search, input.page + 1)}>
+                Next
+              </a>
+            ) : null}
+          </nav>
+        ) : null}
+      </>
+    ),
+  })
+}
+
+/** Send with 422: list parameters the API would refuse, each with the API's message. */
+export function linksQueryErrorPage(viewer: Viewer, messages: Record<string, string[]>) {
+  return dashboardPage({
+    title: 'Links',
+    section: 'links',
+    viewer,
+    children: (
+      <section class="panel" role="alert">
+        <h2>These filters cannot be used</h2>
+        <ul id="query-errors">
+          {Object.entries(messages).flatMap(([field, list]) =>
+            list.map((message) => <li key={`${field}${message}`}>{message}</li>),
+          )}
+        </ul>
+        <p>
+          <a href="/dashboard/links">Show all links</a>
+        </p>
+      </section>
+    ),
+  })
+}

@@ -1,0 +1,109 @@
+/** The Overview: totals, clicks of the last 30 days as a chart, top links and latest links. */
+import type { LinkRecord } from '../links/schema.js'
+import type { RenderedPage } from '../pages/layout.js'
+import { safeHref } from '../pages/safe-values.js'
+import { barChart } from '../pages/svg-chart.js'
+import type { AccountOverview } from '../stats/account-overview.js'
+import { dashboardPage, Trusted, type Viewer } from './shell.js'
+
+const numbers = new Intl.NumberFormat('en-US')
+
+function LinkTable(props: { id: string; caption: string; links: LinkRecord[]; empty: string }) {
+  if (props.links.length === 0) return <p class="muted">{props.empty}</p>
+  return (
+    <div class="table-scroll">
+      <table id={props.id}>
+        <caption class="muted small">{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Short link</th>
+            <th scope="col">Title</th>
+            <th scope="col" class="num">
+              Clicks
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.links.map((link) => (
+            <tr key={link.id}>
+              <td class="nowrap">
+                <a href={safeHref(link.short_url)}>/{link.alias}</a>
+              </td>
+              <td>
+                <span class="link-title">{link.title ?? link.url}</span>
+                {link.space ? (
+                  <span class="muted small link-space">
+                    {' '}
+                    in <span class="space-name">{link.space.name}</span>
+                  </span>
+                ) : null}
+              </td>
+              <td class="num">{numbers.format(link.clicks)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+export function overviewPage(viewer: Viewer, data: AccountOverview): RenderedPage {
+  const { totals } = data
+  const figures: [string, number][] = [
+    ['links', totals.links],
+    ['clicks', totals.clicks],
+    ['pixels', totals.pixels],
+    ['spaces', totals.spaces],
+  ]
+  const chart = barChart({
+    id: 'chart-overview',
+    title: `Clicks per day, ${data.period.from} to ${data.period.to} (UTC)`,
+    bars: data.days.map((d) => ({ label: d.day.slice(5), value: d.clicks })),
+    unit: 'clicks',
+  })
+  const recent = data.days.reduce((sum, d) => sum + d.clicks, 0)
+  return dashboardPage({
+    title: 'Overview',
+    section: 'overview',
+    viewer,
+    children: (
+      <>
+        <ul class="totals" aria-label="Totals">
+          {figures.map(([name, value]) => (
+            <li key={name} id={`total-${name}`}>
+              <strong>{numbers.format(value)}</strong> {name}
+            </li>
+          ))}
+        </ul>
+        <section class="panel" aria-labelledby="clicks-heading">
+          <h2 id="clicks-heading">Clicks in the last 30 days</h2>
+          <p class="muted small" id="clicks-30-days">
+            {numbers.format(recent)} {recent === 1 ? 'click' : 'clicks'} from {data.period.from} to{' '}
+            {data.period.to} (UTC)
+          </p>
+          <Trusted html={chart} />
+        </section>
+        <div class="columns">
+          <section class="panel" aria-labelledby="top-heading">
+            <h2 id="top-heading">Top links</h2>
+            <LinkTable
+              id="top-links"
+              caption="Most clicked, all time"
+              links={data.topLinks}
+              empty="No clicks yet."
+            />
+          </section>
+          <section class="panel" aria-labelledby="latest-heading">
+            <h2 id="latest-heading">Latest links</h2>
+            <LinkTable
+              id="latest-links"
+              caption="Newest first"
+              links={data.latestLinks}
+              empty="No links yet."
+            />
+          </section>
+        </div>
+      </>
+    ),
+  })
+}

@@ -1,0 +1,354 @@
+/**
+ * The dashboard's HTTP side, on the default domain only (`PUBLIC_URL`'s host; elsewhere these
+ * paths are not found): sign-in and sign-out, the one-time password page, the home page and
+ * `/dashboard/...` for signed-in people. Every POST carries a CSRF token (a 403 page without a
+ * valid one, before anything changes); sign-in failures are limited per account and per address.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Config } from '../config.js'
+import type { UserRow } from '../db/types.js'
+import { notFoundPage } from '../pages/index.js'
+import type { RenderedPage } from '../pages/layout.js'
+import { readCookie } from '../redirects/remembered-password.js'
+import type { Services } from '../services.js'
+import { ABSOLUTE_TIMEOUT_MS, type Session } from '../sessions/service.js'
+import { passwordProblem } from '../users/accounts.js'
+import { acceptAliases } from '../http/aliases.js'
+import { pageRequest } from '../http/paging.js'
+import { schemaErrors } from '../http/validation.js'
+import { LINK_LIST_ALIASES, linkFilterOf } from '../links/list-query.js'
+import { LinkListQuery } from '../links/schema.js'
+import { UserInputError } from '../users/service.js'
+import { accountPage, adminPage, comingPage, type PasswordChangeErrors } from './account-pages.js'
+import { assetRoutes } from './assets.js'
+import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
+import { linksPage, linksQueryErrorPage } from './links-page.js'
+import { overviewPage } from './overview-page.js'
+import {
+  csrfFailedPage,
+  forbiddenPage,
+  homePage,
+  loginPage,
+  passwordLinkUnusablePage,
+  setPasswordPage,
+  SIGN_IN_FAILED,
+  tooManySignInsPage,
+} from './public-pages.js'
+import type { Viewer } from './shell.js'
+import type { SignInLimits } from './sign-in-limits.js'
+
+export const SESSION_COOKIE = 'slink_session'
+/** The largest form the dashboard accepts for now (sign-in, passwords). */
+const FORM_LIMIT = 16 * 1024
+
+export interface DashboardOptions {
+  config: Config
+  services: Services
+  /** Signs the CSRF tokens of forms shown before sign-in. */
+  csrfSecret: Buffer
+  limits: SignInLimits
+}
+
+interface SignedIn {
+  session: Session
+  user: UserRow
+}
+
+type Form = Record<string, string | undefined>
+
+function field(body: unknown, name: string): string {
+  if (typeof body !== 'object' || body === null) return ''
+  const value = (body as Form)[name]
+  return typeof value === 'string' ? value : ''
+}
+
+async function dropEmptyFields(request: FastifyRequest): Promise<void> {
+  const query = request.query
+  if (typeof query !== 'object' || query === null) return
+  for (const [name, value] of Object.entries(query))
+    if (value === '') Reflect.deleteProperty(query, name)
+}
+
+function send(reply: FastifyReply, status: number, page: RenderedPage): FastifyReply {
+  return reply.code(status).headers(page.headers).send(page.html)
+}
+
+function seeOther(reply: FastifyReply, location: string): FastifyReply {
+  return reply.code(303).header('cache-control', 'no-store').header('location', location).send()
+}
+
+export function createDashboard(options: DashboardOptions) {
+  const { config, services } = options
+  const secure = config.publicUrl.protocol === 'https:'
+  const defaultHost = config.publicUrl.hostname.toLowerCase()
+  const anonymous = new AnonymousCsrf(options.csrfSecret)
+  const attributes = `Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`
+  const sessionCookie = (id: string) =>
+    `${SESSION_COOKIE}=${id}; Max-Age=${ABSOLUTE_TIMEOUT_MS / 1000}; ${attributes}`
+  const clearSession = `${SESSION_COOKIE}=; Max-Age=0; ${attributes}`
+
+  const onDefaultDomain = (request: FastifyRequest) =>
+    request.hostname.toLowerCase() === defaultHost
+
+  async function signedIn(request: FastifyRequest): Promise<SignedIn | null> {
+    const session = await services.sessions.resume(
+      readCookie(request.headers.cookie, SESSION_COOKIE),
+    )
+    if (!session) return null
+    const user = await services.accounts.findUser(session.userId)
+    if (!user || user.disabled !== 0) return null
+    return { session, user }
+  }
+
+  const viewerOf = (who: SignedIn): Viewer => ({
+    name: who.user.name,
+    email: who.user.email,
+    admin: who.user.role === 'admin',
+    csrf: who.session.csrfSecret,
+  })
+
+  /** The pre-session CSRF cookie of this request (set on the reply when new) and its token. */
+  function anonymousToken(request: FastifyRequest, reply: FastifyReply): string {
+    const cookie = anonymous.cookieFor(readCookie(request.headers.cookie, CSRF_COOKIE))
+    if (cookie.fresh) reply.header('set-cookie', `${CSRF_COOKIE}=${cookie.value}; ${attributes}`)
+    return anonymous.token(cookie.value)
+  }
+
+  const anonymousCheck = (request: FastifyRequest) =>
+    anonymous.check(readCookie(request.headers.cookie, CSRF_COOKIE), field(request.body, '_csrf'))
+
+  async function home(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    return send(reply, 200, homePage({ signedIn: (await signedIn(request)) !== null }))
+  }
+
+  function routes(app: FastifyInstance): void {
+    assetRoutes(app)
+
+    app.register(async (scope) => {
+      scope.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: FORM_LIMIT },
+        (_request, body, done) =>
+          done(null, Object.fromEntries(new URLSearchParams(body as string))),
+      )
+      scope.addHook('onRequest', async (request, reply) => {
+        if (!onDefaultDomain(request)) return send(reply, 404, notFoundPage())
+      })
+
+      scope.get('/login', { schema: { hide: true } }, async (request, reply) => {
+        if (await signedIn(request)) return seeOther(reply, '/dashboard')
+        const notice =
+          (request.query as Form)['signed-out'] !== undefined ? 'You have signed out.' : null
+        return send(reply, 200, loginPage({ csrf: anonymousToken(request, reply), notice }))
+      })
+
+      scope.post('/login', { schema: { hide: true } }, async (request, reply) => {
+        if (!anonymousCheck(request)) return send(reply, 403, csrfFailedPage())
+        const email = field(request.body, 'email').trim()
+        const password = field(request.body, 'password')
+        const accountKey = `account:${email.toLowerCase()}`
+        const addressKey = `address:${request.ip}`
+        const wait = Math.max(
+          await options.limits.accounts.blockedFor(accountKey),
+          await options.limits.addresses.blockedFor(addressKey),
+        )
+        if (wait > 0) {
+          reply.header('retry-after', String(wait))
+          return send(reply, 429, tooManySignInsPage(wait))
+        }
+        const user = await services.accounts.verify(email, password)
+        if (!user) {
+          await options.limits.accounts.hit(accountKey)
+          await options.limits.addresses.hit(addressKey)
+          const csrf = anonymousToken(request, reply)
+          return send(reply, 422, loginPage({ csrf, email, error: SIGN_IN_FAILED }))
+        }
+        // A new session id at every sign-in; an older session of this browser ends.
+        const previous = readCookie(request.headers.cookie, SESSION_COOKIE)
+        if (previous !== undefined) await services.sessions.end(previous)
+        const session = await services.sessions.start(user.id)
+        reply.header('set-cookie', sessionCookie(session.id))
+        return seeOther(reply, '/dashboard')
+      })
+
+      scope.post('/logout', { schema: { hide: true } }, async (request, reply) => {
+        const who = await signedIn(request)
+        if (!who) return seeOther(reply, '/login')
+        if (!sameToken(field(request.body, '_csrf'), who.session.csrfSecret)) {
+          return send(reply, 403, csrfFailedPage())
+        }
+        await services.sessions.end(who.session.id)
+        reply.header('set-cookie', clearSession)
+        return seeOther(reply, '/login?signed-out')
+      })
+
+      scope.get<{ Params: { token: string } }>(
+        '/password/:token',
+        { schema: { hide: true } },
+        async (request, reply) => {
+          const user = await services.accounts.tokenUser(request.params.token)
+          if (!user) return send(reply, 410, passwordLinkUnusablePage())
+          const csrf = anonymousToken(request, reply)
+          return send(
+            reply,
+            200,
+            setPasswordPage({ token: request.params.token, csrf, email: user.email }),
+          )
+        },
+      )
+
+      scope.post<{ Params: { token: string } }>(
+        '/password/:token',
+        { schema: { hide: true } },
+        async (request, reply) => {
+          if (!anonymousCheck(request)) return send(reply, 403, csrfFailedPage())
+          const { token } = request.params
+          const user = await services.accounts.tokenUser(token)
+          if (!user) return send(reply, 410, passwordLinkUnusablePage())
+          const password = field(request.body, 'password')
+          const errors: { password?: string; password_confirmation?: string } = {}
+          const problem = passwordProblem(password)
+          if (problem) errors.password = problem
+          else if (field(request.body, 'password_confirmation') !== password)
+            errors.password_confirmation = 'The passwords do not match.'
+          if (errors.password || errors.password_confirmation) {
+            const csrf = anonymousToken(request, reply)
+            return send(reply, 422, setPasswordPage({ token, csrf, email: user.email, errors }))
+          }
+          const done = await services.accounts.useToken(token, password)
+          if (!done) return send(reply, 410, passwordLinkUnusablePage())
+          const session = await services.sessions.start(done.id)
+          reply.header('set-cookie', sessionCookie(session.id))
+          return seeOther(reply, '/dashboard')
+        },
+      )
+
+      scope.register(
+        async (dashboard) => {
+          const who = new WeakMap<FastifyRequest, SignedIn>()
+          const signedInOf = (request: FastifyRequest): SignedIn => who.get(request)!
+          dashboard.addHook('preHandler', async (request, reply) => {
+            const found = await signedIn(request)
+            if (!found) return seeOther(reply, '/login')
+            if (
+              request.method !== 'GET' &&
+              request.method !== 'HEAD' &&
+              !sameToken(field(request.body, '_csrf'), found.session.csrfSecret)
+            ) {
+              return send(reply, 403, csrfFailedPage())
+            }
+            who.set(request, found)
+          })
+
+          dashboard.get('/', { schema: { hide: true } }, async (request, reply) => {
+            const me = signedInOf(request)
+            const data = await services.overview.overview(me.user.id)
+            return send(reply, 200, overviewPage(viewerOf(me), data))
+          })
+
+          dashboard.get('/account', { schema: { hide: true } }, async (request, reply) => {
+            const me = signedInOf(request)
+            const notice =
+              (request.query as Form).changed !== undefined ? 'Your password was changed.' : null
+            return send(reply, 200, accountPage(viewerOf(me), me.user, { notice }))
+          })
+
+          dashboard.post(
+            '/account/password',
+            { schema: { hide: true } },
+            async (request, reply) => {
+              const me = signedInOf(request)
+              const current = field(request.body, 'current_password')
+              const password = field(request.body, 'password')
+              const errors: PasswordChangeErrors = {}
+              if ((await services.accounts.verify(me.user.email, current)) === null)
+                errors.current_password = 'The current password is not correct.'
+              const problem = passwordProblem(password)
+              if (problem) errors.password = problem
+              else if (field(request.body, 'password_confirmation') !== password)
+                errors.password_confirmation = 'The passwords do not match.'
+              if (Object.keys(errors).length > 0) {
+                return send(reply, 422, accountPage(viewerOf(me), me.user, { errors }))
+              }
+              try {
+                await services.accounts.setPassword(me.user.id, password, me.session.id)
+              } catch (error) {
+                if (!(error instanceof UserInputError)) throw error
+                const errors = { password: error.message }
+                return send(reply, 422, accountPage(viewerOf(me), me.user, { errors }))
+              }
+              return seeOther(reply, '/dashboard/account?changed')
+            },
+          )
+
+          dashboard.get('/admin', { schema: { hide: true } }, async (request, reply) => {
+            const me = signedInOf(request)
+            if (me.user.role !== 'admin') return send(reply, 403, forbiddenPage())
+            return send(reply, 200, adminPage(viewerOf(me), await services.accounts.listUsers()))
+          })
+
+          const listAliases = acceptAliases('query', {
+            ...LINK_LIST_ALIASES,
+            names: { by: 'search_by', ...LINK_LIST_ALIASES.names },
+          })
+          dashboard.get(
+            '/links',
+            {
+              // A GET form sends its empty fields too: an empty field is no filter.
+              preValidation: [dropEmptyFields, listAliases],
+              attachValidation: true,
+              schema: { hide: true, querystring: LinkListQuery },
+            },
+            async (request, reply) => {
+              const me = signedInOf(request)
+              if (request.validationError) {
+                const errors = schemaErrors(request)
+                return send(reply, 422, linksQueryErrorPage(viewerOf(me), errors.messages))
+              }
+              const query = request.query as LinkListQuery
+              const paging = pageRequest(query)
+              const [found, spaces] = await Promise.all([
+                services.overview.linkPage(me.user.id, linkFilterOf(query), paging),
+                services.overview.spaces(me.user.id),
+              ])
+              const search = new URLSearchParams()
+              for (const [name, value] of Object.entries(query)) {
+                if (name !== 'page' && value !== undefined) search.set(name, String(value))
+              }
+              return send(
+                reply,
+                200,
+                linksPage(viewerOf(me), {
+                  query,
+                  search,
+                  records: found.records,
+                  total: found.total,
+                  page: paging.page,
+                  perPage: paging.perPage,
+                  spaces,
+                  now: services.stats.now(),
+                }),
+              )
+            },
+          )
+
+          const coming = [
+            ['pixels', 'Pixels'],
+            ['spaces', 'Spaces'],
+            ['domains', 'Domains'],
+          ] as const
+          for (const [section, title] of coming) {
+            dashboard.get(`/${section}`, { schema: { hide: true } }, async (request, reply) =>
+              send(reply, 200, comingPage(viewerOf(signedInOf(request)), section, title)),
+            )
+          }
+        },
+        { prefix: '/dashboard' },
+      )
+    })
+  }
+
+  return { routes, home, onDefaultDomain }
+}
+
+export type Dashboard = ReturnType<typeof createDashboard>

@@ -1,0 +1,91 @@
+/**
+ * The signed-in layout: a skip link, the top bar (brand, navigation, who is signed in, sign
+ * out) and the page's content. The navigation wraps on a phone; the current page is marked with
+ * `aria-current`.
+ */
+import type { ComponentChildren } from 'preact'
+import type { RenderedPage } from '../pages/layout.js'
+import type { SafeHtml } from '../pages/html.js'
+import { CsrfField } from './components.js'
+import { renderDocument } from './document.js'
+
+export type Section = 'overview' | 'links' | 'pixels' | 'spaces' | 'domains' | 'account' | 'admin'
+
+export interface Viewer {
+  name: string
+  email: string
+  admin: boolean
+  csrf: string
+}
+
+const SECTIONS: { id: Section; label: string; href: string; admin?: boolean }[] = [
+  { id: 'overview', label: 'Overview', href: '/dashboard' },
+  { id: 'links', label: 'Links', href: '/dashboard/links' },
+  { id: 'pixels', label: 'Pixels', href: '/dashboard/pixels' },
+  { id: 'spaces', label: 'Spaces', href: '/dashboard/spaces' },
+  { id: 'domains', label: 'Domains', href: '/dashboard/domains' },
+  { id: 'account', label: 'Account', href: '/dashboard/account' },
+  { id: 'admin', label: 'Admin', href: '/dashboard/admin', admin: true },
+]
+
+export function dashboardPage(input: {
+  title: string
+  section: Section
+  viewer: Viewer
+  children: ComponentChildren
+}): RenderedPage {
+  const { viewer } = input
+  return renderDocument({
+    title: input.title,
+    shape: 'app',
+    children: (
+      <>
+        <a class="skip" href="#content">
+          Skip to content
+        </a>
+        <header class="topbar">
+          <div class="inner">
+            <a class="brand" href="/dashboard">
+              slink
+            </a>
+            <nav aria-label="Dashboard">
+              <ul class="nav">
+                {SECTIONS.filter((s) => !s.admin || viewer.admin).map((s) => (
+                  <li key={s.id}>
+                    <a
+                      href={s.href}
+                      aria-current={s.id === input.section ? 'page' : undefined}
+                      id={`nav-${s.id}`}
+                    >
+                      {s.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <div class="who">
+              <span id="viewer-name" title={viewer.email}>
+                {viewer.name}
+              </span>
+              <form method="post" action="/logout">
+                <CsrfField token={viewer.csrf} />
+                <button type="submit" class="secondary-button">
+                  Sign out
+                </button>
+              </form>
+            </div>
+          </div>
+        </header>
+        <main id="content" tabIndex={-1}>
+          <h1>{input.title}</h1>
+          {input.children}
+        </main>
+      </>
+    ),
+  })
+}
+
+/** Markup built by src/pages/ helpers that escape everything (the SVG charts). */
+export function Trusted(props: { html: SafeHtml; class?: string }) {
+  return <div class={props.class} dangerouslySetInnerHTML={{ __html: props.html.text }} />
+}

@@ -1,0 +1,29 @@
+/** The API's list parameters of links as the link store's filter (shared by the API and the dashboard). */
+import { clickSortAliases, type ParameterAliases } from '../http/aliases.js'
+import type { LinkListQuery } from './schema.js'
+import type { LinkFilter, LinkStatus } from './store.js'
+
+const STATUS: Record<number, LinkStatus | undefined> = {
+  0: undefined,
+  1: 'active',
+  2: 'expired',
+  3: 'disabled',
+}
+
+export function linkFilterOf(query: LinkListQuery): LinkFilter {
+  return {
+    search: query.search,
+    searchBy: query.search_by ?? 'title',
+    status: STATUS[query.status ?? 0],
+    spaceId: query.space_id,
+    domainId: query.domain_id,
+    pixelId: query.pixel_id,
+    sortBy: query.sort_by ?? 'id',
+  }
+}
+
+/** phpShort 2.x names of the list parameters (`by` for `search_by` is added for every list). */
+export const LINK_LIST_ALIASES: ParameterAliases = {
+  names: { space: 'space_id', domain: 'domain_id' },
+  values: clickSortAliases,
+}

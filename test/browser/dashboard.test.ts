@@ -1,0 +1,218 @@
+/**
+ * The dashboard in real Chromium: the first user's one-time link from `slink serve`, setting a
+ * password, signing out and in from the keyboard, the Overview with its chart, no CSP violation,
+ * htmx loaded with eval off, no serious or critical axe-core violation, stored script payloads
+ * shown as text and never run, and screenshots at phone and desktop width, light and dark.
+ */
+import { mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import SQLite from 'better-sqlite3'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumCheck, launchChromium } from '../support/browser.js'
+import { BROWSER_UA, eventually, startServer, type TestServer } from '../support/server.js'
+
+const chromium = chromiumCheck()
+const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source
+
+const PASSWORD = 'dashboard password 1'
+/** Each payload, if it ever ran, would set `window.__xss`. */
+const PAYLOADS = {
+  title: `<script>window.__xss='title'</script><img src=x onerror="window.__xss='title-img'">`,
+  space: `<img src=x onerror=__xss=1>`,
+  name: `<svg onload="window.__xss='name'"></svg>"'&`,
+}
+
+interface Violation {
+  id: string
+  impact: string
+  nodes: string[]
+}
+
+describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
+  let s: TestServer
+  let browser: Browser
+  let origin: string
+  let passwordLink: string
+  const contexts: BrowserContext[] = []
+
+  beforeAll(async () => {
+    ;[s, browser] = await Promise.all([startServer(), launchChromium()])
+    origin = `http://short.test:${s.port}`
+    const [, token] = await s.process.waitFor(
+      /^(?:http:\/\/short\.test\/password\/([A-Za-z0-9_-]{43}))$/m,
+    )
+    passwordLink = `${origin}/password/${token}`
+    mkdirSync('test-artifacts', { recursive: true })
+  })
+  afterAll(async () => {
+    for (const c of contexts) await c.close()
+    await browser?.close()
+    await s?.stop()
+  })
+
+  async function open(
+    options: { width?: number; dark?: boolean } = {},
+  ): Promise<{ context: BrowserContext; page: Page; violations: string[] }> {
+    const context = await browser.newContext({
+      locale: 'en-US',
+      viewport: { width: options.width ?? 1280, height: 900 },
+      colorScheme: options.dark ? 'dark' : 'light',
+    })
+    contexts.push(context)
+    // Records CSP violations (added by the browser driver, outside the page's CSP).
+    await context.addInitScript(
+      `window.__violations = [];
+       document.addEventListener('securitypolicyviolation', (e) =>
+         window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`,
+    )
+    const page = await context.newPage()
+    const violations: string[] = []
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text())
+    })
+    page.on('dialog', (d) => {
+      violations.push(`dialog: ${d.message()}`)
+      void d.dismiss()
+    })
+    return { context, page, violations }
+  }
+
+  async function axe(page: Page): Promise<Violation[]> {
+    await page.evaluate(axeSource)
+    return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+      r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)
+  }
+
+  async function pageViolations(page: Page): Promise<string[]> {
+    return page.evaluate('window.__violations')
+  }
+
+  it('first user: one-time link → password → overview; sign out and in by keyboard; nothing stored runs', async () => {
+    // Stored values with script payloads, in every field the overview shows.
+    const space = await s.api('POST', '/spaces', { name: PAYLOADS.space, color: 2 })
+    expect(space.status).toBe(201)
+    const spaceId = (space.json as { data: { id: number } }).data.id
+    const link = await s.api('POST', '/links', {
+      url: 'https://example.com/landing',
+      domain_id: 1,
+      alias: 'first',
+      title: PAYLOADS.title,
+      space_id: spaceId,
+    })
+    expect(link.status).toBe(201)
+    await s.api('POST', '/links', { url: 'https://example.com/two', domain_id: 1, alias: 'two' })
+    const db = new SQLite(s.dbPath)
+    db.prepare('UPDATE users SET name = ? WHERE id = 1').run(PAYLOADS.name)
+    db.close()
+    // A click, so the chart has a bar.
+    const visit = await s.send('/first', { headers: { 'user-agent': BROWSER_UA } })
+    expect(visit.status).toBe(302)
+    await eventually(
+      async () => ((await s.api('GET', '/links/1')).json as { data: { clicks: number } }).data,
+      (d) => d.clicks === 1,
+      5000,
+    )
+
+    const { page, violations } = await open()
+    await page.goto(passwordLink)
+    expect(await page.locator('h1').textContent()).toBe('Set your password')
+    await page.fill('#password', PASSWORD)
+    await page.fill('#password_confirmation', PASSWORD)
+    await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click('button[type=submit]')])
+    expect(await page.locator('h1').textContent()).toBe('Overview')
+
+    // Sign out, then in again with the keyboard only.
+    await Promise.all([page.waitForURL(`${origin}/login?signed-out`), page.click('text=Sign out')])
+    await page.keyboard.type('admin@localhost')
+    await page.keyboard.press('Tab')
+    await page.keyboard.type(PASSWORD)
+    await Promise.all([page.waitForURL(`${origin}/dashboard`), page.keyboard.press('Enter')])
+
+    expect(await page.locator('#total-links strong').textContent()).toBe('2')
+    expect(await page.locator('#total-clicks strong').textContent()).toBe('1')
+    expect(await page.locator('#total-spaces strong').textContent()).toBe('1')
+    expect(await page.locator('#chart-overview rect.bar').count()).toBe(30)
+    expect(await page.locator('#clicks-30-days').textContent()).toMatch(/^1 click from /)
+    // The payloads are shown as text, and none ran.
+    expect(await page.locator('#top-links .link-title').textContent()).toBe(PAYLOADS.title)
+    expect(await page.locator('#top-links .space-name').textContent()).toBe(PAYLOADS.space)
+    expect(await page.locator('#viewer-name').textContent()).toBe(PAYLOADS.name)
+    expect(await page.evaluate('window.__xss === undefined')).toBe(true)
+    expect(await page.locator('#top-links img, #top-links script, .who svg').count()).toBe(0)
+
+    // htmx, served by the service, runs under the nonce CSP with eval off.
+    expect(await page.evaluate('typeof window.htmx')).toBe('object')
+    expect(await page.evaluate('window.htmx.config.allowEval')).toBe(false)
+    expect(await page.evaluate('window.htmx.config.includeIndicatorStyles')).toBe(false)
+    expect(await pageViolations(page)).toEqual([])
+    expect(violations).toEqual([])
+    expect(await axe(page)).toEqual([])
+
+    // Keyboard: the first Tab reaches the skip link, which moves focus to the content.
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content')
+    await page.keyboard.press('Enter')
+    expect(await page.evaluate('document.activeElement.id')).toBe('content')
+
+    // Account and admin pages: no violation either.
+    for (const path of ['/dashboard/account', '/dashboard/admin']) {
+      await page.goto(`${origin}${path}`)
+      expect(await axe(page)).toEqual([])
+      expect(await page.evaluate('window.__xss === undefined')).toBe(true)
+    }
+    expect(await pageViolations(page)).toEqual([])
+    expect(violations).toEqual([])
+
+    // Screenshots of sign-in and the overview: phone and desktop, light and dark.
+    const cookies = await page.context().cookies()
+    for (const width of [390, 1280]) {
+      for (const dark of [false, true]) {
+        const name = `${width === 390 ? 'phone' : 'desktop'}-${dark ? 'dark' : 'light'}`
+        const anonymous = await open({ width, dark })
+        await anonymous.page.goto(`${origin}/login`)
+        expect(await axe(anonymous.page)).toEqual([])
+        await anonymous.page.screenshot({ path: `test-artifacts/dashboard-login-${name}.png` })
+        const signed = await open({ width, dark })
+        await signed.context.addCookies(cookies)
+        await signed.page.goto(`${origin}/dashboard`)
+        expect(await signed.page.locator('h1').textContent()).toBe('Overview')
+        expect(await axe(signed.page)).toEqual([])
+        await signed.page.screenshot({
+          path: `test-artifacts/dashboard-overview-${name}.png`,
+          fullPage: true,
+        })
+        // Nothing wider than the screen at phone width.
+        expect(
+          await signed.page.evaluate('document.documentElement.scrollWidth'),
+        ).toBeLessThanOrEqual(width)
+        await signed.page.goto(`${origin}/dashboard/links?sort_by=clicks`)
+        expect(await signed.page.locator('#links tbody tr').count()).toBe(2)
+        expect(await signed.page.locator('#links .link-title').first().textContent()).toBe(
+          PAYLOADS.title,
+        )
+        expect(await axe(signed.page)).toEqual([])
+        await signed.page.screenshot({
+          path: `test-artifacts/dashboard-links-${name}.png`,
+          fullPage: true,
+        })
+        expect(
+          await signed.page.evaluate('document.documentElement.scrollWidth'),
+        ).toBeLessThanOrEqual(width)
+        expect(await signed.page.evaluate('window.__xss === undefined')).toBe(true)
+        expect(await pageViolations(signed.page)).toEqual([])
+        expect(signed.violations).toEqual([])
+      }
+    }
+  }, 120_000)
+
+  it('the home page of the default domain leads to sign-in', async () => {
+    const { page } = await open()
+    await page.goto(`${origin}/`)
+    expect(await page.locator('h1').textContent()).toBe('slink')
+    await Promise.all([page.waitForURL(`${origin}/login`), page.click('text=Sign in')])
+    expect(await page.locator('h1').textContent()).toBe('Sign in')
+  })
+})
