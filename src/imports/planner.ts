@@ -90,8 +90,6 @@ export function rowProblems(row: SourceRow): string[] {
     else if (!FORMATS['alpha-dash'](row.alias))
       problems.push('The alias field must only contain letters, numbers, dashes, and underscores.')
   }
-  if (row.title !== null && row.title.length > MAX_TITLE)
-    problems.push(`The title field must not be greater than ${MAX_TITLE} characters.`)
   if (row.space !== null && row.space.length > MAX_SPACE)
     problems.push(`The space field must not be greater than ${MAX_SPACE} characters.`)
   if (row.password !== null && row.password.length > MAX_PASSWORD)
@@ -148,7 +146,8 @@ export async function planRow(row: SourceRow, context: PlanContext): Promise<Pla
     domainId,
     alias,
     url: row.url!,
-    title: row.title,
+    // Other shorteners allow longer titles: the first 255 characters are kept.
+    title: row.title === null ? null : [...row.title].slice(0, MAX_TITLE).join(''),
     space: row.space,
     password: row.password,
     endsAt,
