@@ -107,6 +107,15 @@ beforeAll(async () => {
   ids.pixels = (await createPixel(t, { name: 'Shop' })).id
   ids.spaces = (await createSpace(t, { name: 'Work' })).id
   ids.domains = (await createDomain(t, { name: 'mine.example' })).id
+  ids.imports = (
+    await t.services.imports.begin(t.userA, {
+      source: 'csv',
+      origin: 'links.csv',
+      scope: 'csv',
+      dryRun: true,
+      onConflict: 'skip',
+    })
+  ).id
   const doc = t.app.swagger() as { paths: Record<string, Record<string, Operation>> }
   for (const [path, ops] of Object.entries(doc.paths)) {
     if (!path.startsWith(API)) continue
@@ -119,8 +128,9 @@ afterAll(async () => {
 
 describe('hostile input, over every endpoint of the OpenAPI document', () => {
   it('covers every API route', () => {
-    // Five operations (PUT and PATCH apart) for four resources, account and stats.
-    expect(operations.length).toBe(26)
+    // Five operations (PUT and PATCH apart) for four resources, account, stats, the links
+    // export and three for imports.
+    expect(operations.length).toBe(30)
   })
 
   it('answers every scalar body field, query parameter and path id without a 5xx; integers refuse every non-decimal spelling; lists and objects for scalars are 422 naming the field; nothing changes on a refusal', async () => {
