@@ -1,9 +1,9 @@
-import { isAllowListEntry } from './imports/fetch.js'
-
 /**
  * Configuration: environment variables, parsed and validated once at start-up.
  * A bad value throws a ConfigError whose message names the variable; the CLI prints it on one line.
  */
+import { isAllowListEntry } from './outbound/address-policy.js'
+
 export class ConfigError extends Error {}
 
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string }
@@ -25,6 +25,8 @@ export interface Config {
   /** How long a cached link or domain may be served without hearing of a change (ms). */
   cacheTtlMs: number
   pixelConsent: boolean
+  /** Private hosts, addresses or CIDRs webhooks may reach (public addresses always). */
+  webhookAllowedHosts: string[]
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Non-public hosts, addresses and CIDRs an import through the API may reach. */
   importAllowedHosts: string[]
@@ -64,6 +66,11 @@ export const CONFIG_VARIABLES = [
     'CACHE_TTL',
     '60 (5 on PostgreSQL without Redis)',
     'Seconds a cached link may be served without hearing of a change.',
+  ],
+  [
+    'WEBHOOK_ALLOWED_HOSTS',
+    '(none)',
+    'Comma list of private host names, addresses or CIDRs that webhooks may reach (an internal CRM).',
   ],
   ['LOG_LEVEL', 'info', 'fatal, error, warn, info, debug, trace or silent.'],
   [
@@ -129,6 +136,7 @@ function trustProxy(env: Env): TrustProxy {
   )
 }
 
+/** IMPORT_ALLOWED_HOSTS: like WEBHOOK_ALLOWED_HOSTS, for imports started through the API. */
 function allowList(env: Env, name: string): string[] {
   const raw = env[name]?.trim()
   if (!raw) return []
@@ -139,6 +147,19 @@ function allowList(env: Env, name: string): string[] {
   const bad = entries.find((e) => !isAllowListEntry(e))
   if (bad !== undefined) {
     throw new ConfigError(`${name} must be a comma list of hosts, addresses or CIDRs, got "${bad}"`)
+  }
+  return entries
+}
+
+function webhookAllowedHosts(env: Env): string[] {
+  const raw = env.WEBHOOK_ALLOWED_HOSTS?.trim()
+  if (raw === undefined || raw === '') return []
+  const entries = raw.split(',').map((p) => p.trim())
+  const bad = entries.find((entry) => !isAllowListEntry(entry))
+  if (bad !== undefined) {
+    throw new ConfigError(
+      `WEBHOOK_ALLOWED_HOSTS must be a comma list of host names, addresses or CIDRs, got "${bad}"`,
+    )
   }
   return entries
 }
@@ -196,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
         86_400,
       ) * 1000,
     pixelConsent: boolean(env, 'PIXEL_CONSENT', false),
+    webhookAllowedHosts: webhookAllowedHosts(env),
     logLevel: oneOf(
       env,
       'LOG_LEVEL',

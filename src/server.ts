@@ -18,6 +18,7 @@ import { createServices, serviceOptionsFrom, type Services } from './services.js
 import { IDLE_TIMEOUT_MS } from './sessions/service.js'
 import { RedisSessionStore } from './sessions/redis-store.js'
 import { passwordLink } from './users/accounts.js'
+import { WebhookDispatcher } from './webhooks/dispatcher.js'
 
 export interface RunningService {
   app: FastifyInstance
@@ -98,7 +99,14 @@ export async function startService(
     defaultDomainId: () => defaultDomain.id,
     counters,
   })
+  // Every process sends webhook deliveries; claims make each one go out once.
+  const dispatcher = new WebhookDispatcher(db, {
+    policy: services.webhookPolicy,
+    onError: log('sending webhooks failed; will retry'),
+  })
+  services.onDeliveriesQueued(() => dispatcher.nudge())
   await app.listen({ port: config.port, host: config.host })
+  dispatcher.start()
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   if (!options.worker) {
@@ -116,6 +124,7 @@ export async function startService(
         clearInterval(sweep)
       }
       await redirects.recorder.close()
+      await dispatcher.stop()
       await stopRelay()
       if (counters instanceof PrimaryCounters) counters.close()
       await Promise.all([redis?.quit().catch(() => {}), subscriber?.quit().catch(() => {})])

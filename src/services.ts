@@ -4,11 +4,15 @@
  */
 import type { Config } from './config.js'
 import type { Db } from './db/connect.js'
+import type { LinkRow } from './db/types.js'
 import { DomainService } from './domains/service.js'
 import { ImportService } from './imports/service.js'
 import { SqlImportStore } from './imports/store.js'
 import { SqlDomainStore } from './domains/store.js'
-import type { LinkPresenterDeps } from './links/record.js'
+import { DomainEvents } from './events/bus.js'
+import { invalidateCacheOnEvents } from './events/cache-invalidation.js'
+import type { LinkSnapshot, LinkSnapshotsOf } from './events/types.js'
+import { presentLinks, type LinkPresenterDeps } from './links/record.js'
 import { LinkService } from './links/service.js'
 import { SqlLinkStore } from './links/store.js'
 import { TitleQueue } from './links/title-queue.js'
@@ -26,11 +30,17 @@ import { SqlSessionStore } from './sessions/sql-store.js'
 import type { SessionStore } from './sessions/store.js'
 import { AccountService } from './users/accounts.js'
 import { UserService } from './users/service.js'
+import { allowListPolicy, PUBLIC_ONLY, type AddressPolicy } from './outbound/address-policy.js'
+import { WebhookOutbox } from './webhooks/outbox.js'
+import { WebhookService } from './webhooks/service.js'
+import { SqlWebhookStore } from './webhooks/store.js'
 import { SqlUserStore } from './users/store.js'
 
 export interface ServiceOptions {
   /** Title fetching: off, or on with these options (tests allow loopback destinations). */
   titleFetch: false | TitleFetchOptions
+  /** Where webhooks may point (public addresses only unless told otherwise). */
+  webhookPolicy?: AddressPolicy
   now?: () => number
   /** Where dashboard sessions live (default: the database). */
   sessionStore?: SessionStore
@@ -46,27 +56,65 @@ export function createServices(db: Db, options: ServiceOptions) {
   }
   const now = options.now ?? Date.now
   const changes = new Changes()
+  const events = new DomainEvents(db)
+  // The redirect cache is one listener of the events; the relays carry its notices on.
+  invalidateCacheOnEvents(events, changes)
+  // The webhooks' outbox is another: its rows are written in the change's transaction.
+  const outbox = new WebhookOutbox(db)
+  events.withinTransaction((raised) => outbox.record(raised))
+  const queuedListeners: (() => void)[] = []
   const linkKeys = stores.links.keysOf.bind(stores.links)
   const titles =
-    options.titleFetch === false ? null : new TitleQueue(stores.links, options.titleFetch)
+    options.titleFetch === false
+      ? null
+      : new TitleQueue(
+          (id, url, title) => links.keepFetchedTitle(id, url, title),
+          options.titleFetch,
+        )
   const users = new UserService(stores.users, now)
   const sessions = new SessionService(options.sessionStore ?? new SqlSessionStore(db), now)
   const presenter: LinkPresenterDeps = stores
   const timeZoneOf = async (userId: number) =>
     (await stores.users.findById(userId))?.timezone ?? 'UTC'
-  const links = new LinkService({ ...stores, changes, titles, now, timeZoneOf })
+  const present = (userId: number, rows: LinkRow[]) => presentLinks(presenter, userId, rows)
+  const linksOf: LinkSnapshotsOf = async (filter) => {
+    const rows = await stores.links.rowsOf(filter)
+    const byUser = new Map<number, LinkRow[]>()
+    for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row])
+    const out: LinkSnapshot[] = []
+    for (const [userId, owned] of byUser) {
+      const records = await present(userId, owned)
+      owned.forEach((row, i) =>
+        out.push({
+          userId,
+          key: { id: row.id, domainId: row.domain_id, alias: row.alias },
+          record: records[i]!,
+        }),
+      )
+    }
+    return out.sort((a, b) => a.record.id - b.record.id)
+  }
+  const links: LinkService = new LinkService({
+    ...stores,
+    events,
+    present,
+    titles,
+    now,
+    timeZoneOf,
+  })
   return {
     db,
     stores,
     changes,
+    events,
     titles,
     presenter,
     users,
     sessions,
     accounts: new AccountService(stores.users, sessions, now),
-    domains: new DomainService(stores.domains, changes, now),
-    spaces: new SpaceService(stores.spaces, linkKeys, changes, now),
-    pixels: new PixelService(stores.pixels, linkKeys, changes, now),
+    domains: new DomainService(stores.domains, events, linksOf, now),
+    spaces: new SpaceService(stores.spaces, linksOf, events, now),
+    pixels: new PixelService(stores.pixels, linkKeys, events, now),
     links,
     overview: new AccountOverviewService(
       new SqlAccountTotalsStore(db),
@@ -82,7 +130,20 @@ export function createServices(db: Db, options: ServiceOptions) {
           )
         ).rows,
     ),
-    imports: new ImportService({ store: new SqlImportStore(db), changes, timeZoneOf, now }),
+    imports: new ImportService({ store: new SqlImportStore(db), events, present, timeZoneOf, now }),
+    webhookPolicy: options.webhookPolicy ?? PUBLIC_ONLY,
+    webhooks: new WebhookService(
+      new SqlWebhookStore(db),
+      outbox,
+      options.webhookPolicy ?? PUBLIC_ONLY,
+      now,
+      () => queuedListeners.forEach((listener) => listener()),
+    ),
+    /** Calls `listener` when deliveries may be waiting (an event committed, a test, a re-send). */
+    onDeliveriesQueued(listener: () => void): void {
+      queuedListeners.push(listener)
+      events.afterCommit(() => listener())
+    },
     stats: new StatsService({
       store: new SqlStatsStore(db),
       findLink: (userId, linkId) => stores.links.find(userId, linkId),
@@ -94,5 +155,8 @@ export function createServices(db: Db, options: ServiceOptions) {
 export type Services = ReturnType<typeof createServices>
 
 export function serviceOptionsFrom(config: Config): ServiceOptions {
-  return { titleFetch: config.titleFetch ? {} : false }
+  return {
+    titleFetch: config.titleFetch ? {} : false,
+    webhookPolicy: allowListPolicy(config.webhookAllowedHosts),
+  }
 }

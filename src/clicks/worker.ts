@@ -14,6 +14,7 @@ import { ClickGatherer } from './gatherer.js'
 import { forgetClicksOfDeletedLinks, ORPHAN_SWEEP_MS } from './orphans.js'
 import { clickStoreFor } from './store.js'
 import { VisitorHasher } from './visitor-hash.js'
+import { WebhookOutbox } from '../webhooks/outbox.js'
 import { ClickWriter } from './writer.js'
 
 type ToWorker =
@@ -37,7 +38,17 @@ function yieldToRequests(): void {
 yieldToRequests()
 const db = openDatabase((workerData as { database: DatabaseConfig }).database)
 const hasher = new VisitorHasher(db)
-const writer = new ClickWriter(clickStoreFor(db), hasher, new ClickDescriber(hasher))
+const outbox = new WebhookOutbox(db)
+// click.recorded deliveries, in batches, for the users whose webhooks hear clicks: written here,
+// off the request thread, after the clicks are stored (the request path does no more work).
+const writer = new ClickWriter(clickStoreFor(db), hasher, new ClickDescriber(hasher), (rows) =>
+  outbox.recordClicks(rows, Date.now()).catch((error: Error) =>
+    port.postMessage({
+      type: 'error',
+      message: `queuing click webhooks failed: ${error.message}`,
+    }),
+  ),
+)
 const gatherer = new ClickGatherer(writer, (error) => {
   const message = error instanceof Error ? error.message : String(error)
   port.postMessage({

@@ -29,6 +29,8 @@ export class ClickWriter {
     private readonly store: ClickStore,
     private readonly hasher: VisitorHasher,
     private readonly describer: ClickDescriber,
+    /** Told of each batch once it is stored (the webhooks' click events); its failure is its own. */
+    private readonly written: (rows: readonly ClickRow[]) => Promise<void> = async () => {},
   ) {}
 
   /** Clicks received and not yet written. */
@@ -53,9 +55,11 @@ export class ClickWriter {
       aggregate: aggregate(this.rows, this.counted),
       rotations: this.rotations,
     })
+    const stored = this.rows
     this.rows = []
     this.counted = []
     this.rotations = new Map()
+    await this.written(stored)
   }
 
   private trim(): void {

@@ -2,10 +2,11 @@
  * Opens the database named by the configuration: an SQLite file (created with its folder)
  * or a PostgreSQL pool. Both come back behind the same query builder.
  */
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.js'
 import { cachingStatements } from './statement-cache.js'
@@ -14,8 +15,17 @@ import type { Database } from './types.js'
 export type Dialect = 'sqlite' | 'postgres'
 
 export interface Db {
+  /**
+   * The query builder: inside `transaction(...)` it is that transaction's, so a store's
+   * queries join the unit of work they are called in without being handed a handle.
+   */
   readonly kysely: Kysely<Database>
   readonly dialect: Dialect
+  /**
+   * Runs `work` as one transaction (joining the one already open in this async context, if
+   * any): the change and the events it raises are committed together or not at all.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>
   /** The raw SQLite handle, for the few synchronous statements on the redirect path. */
   readonly sqlite: SQLite.Database | null
   close(): Promise<void>
@@ -29,6 +39,23 @@ const pgTypes = {
     if (oid === 20) return (value: string) => Number(value)
     return pg.types.getTypeParser(oid, format)
   },
+}
+
+/** A Db over a query builder: `kysely` follows the transaction open in the current async context. */
+function unitOfWork(root: Kysely<Database>, dialect: Dialect, sqlite: SQLite.Database | null): Db {
+  const current = new AsyncLocalStorage<Transaction<Database>>()
+  return {
+    get kysely() {
+      return current.getStore() ?? root
+    },
+    dialect,
+    sqlite,
+    transaction<T>(work: () => Promise<T>): Promise<T> {
+      if (current.getStore()) return work()
+      return root.transaction().execute((trx) => current.run(trx, work))
+    },
+    close: () => root.destroy(),
+  }
 }
 
 export function openDatabase(config: DatabaseConfig): Db {
@@ -54,12 +81,7 @@ export function openDatabase(config: DatabaseConfig): Db {
     const kysely = new Kysely<Database>({
       dialect: new SqliteDialect({ database: cachingStatements(handle) }),
     })
-    return {
-      kysely,
-      dialect: 'sqlite',
-      sqlite: handle,
-      close: () => kysely.destroy(),
-    }
+    return unitOfWork(kysely, 'sqlite', handle)
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -71,5 +93,5 @@ export function openDatabase(config: DatabaseConfig): Db {
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  return { kysely, dialect: 'postgres', sqlite: null, close: () => kysely.destroy() }
+  return unitOfWork(kysely, 'postgres', null)
 }

@@ -8,6 +8,7 @@ import { initial } from './migrations/0001-initial.js'
 import { clicks } from './migrations/0002-clicks.js'
 import { clickStatsByMonth } from './migrations/0003-click-stats-by-month.js'
 import { dashboardAccounts } from './migrations/0004-dashboard-accounts.js'
+import { webhooks } from './migrations/0005-webhooks.js'
 import { imports } from './migrations/0006-imports.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -16,6 +17,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0002-clicks': clicks(dialect),
     '0003-click-stats-by-month': clickStatsByMonth(dialect),
     '0004-dashboard-accounts': dashboardAccounts(dialect),
+    '0005-webhooks': webhooks(dialect),
     '0006-imports': imports(dialect),
   }
 }

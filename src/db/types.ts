@@ -137,6 +137,45 @@ export interface ClickVisitorsTable {
   visitor: string
 }
 
+export interface WebhooksTable {
+  id: Generated<number>
+  user_id: number
+  url: string
+  /** JSON array of event names, or `["*"]`. */
+  events: string
+  active: number
+  /** `whsec_` and base64. */
+  secret: string
+  /** When the attempts started failing without a success since (epoch ms), or null. */
+  failing_since: number | null
+  /** Why the service switched the webhook off, or null. */
+  disabled_reason: string | null
+  created_at: number
+  updated_at: number
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>
+  webhook_id: number
+  /** The `webhook-id` header: the same on every attempt of this delivery. */
+  message_id: string
+  type: string
+  /** The JSON body sent. */
+  payload: string
+  status: DeliveryStatus
+  attempts: number
+  next_attempt_at: number
+  /** A dispatcher holds the row until then (claim); null when free. */
+  lease_until: number | null
+  last_attempt_at: number | null
+  last_status_code: number | null
+  last_duration_ms: number | null
+  last_error: string | null
+  created_at: number
+}
+
 export interface ImportsTable {
   id: Generated<number>
   user_id: number
@@ -191,6 +230,8 @@ export interface Database {
   click_visitors: ClickVisitorsTable
   sessions: SessionsTable
   password_links: PasswordTokensTable
+  webhooks: WebhooksTable
+  webhook_outbox: WebhookDeliveriesTable
   imports: ImportsTable
   import_rows: ImportRowsTable
   import_keys: ImportKeysTable
@@ -206,5 +247,8 @@ export type PixelRow = Selectable<PixelsTable>
 export type LinkRow = Selectable<LinksTable>
 export type NewLinkRow = Insertable<LinksTable>
 export type LinkRowUpdate = Updateable<LinksTable>
+export type WebhookRow = Selectable<WebhooksTable>
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>
+export type NewWebhookDeliveryRow = Insertable<WebhookDeliveriesTable>
 export type ImportRunRow = Selectable<ImportsTable>
 export type ImportRowResultRow = Selectable<ImportRowsTable>

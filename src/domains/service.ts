@@ -2,10 +2,12 @@
 import { isUniqueViolation } from '../db/errors.js'
 import type { Page, PageRequest } from '../db/paging.js'
 import type { DomainRow } from '../db/types.js'
-import type { Changes } from '../shared/changes.js'
+import type { DomainEvents } from '../events/bus.js'
+import { cascadeDeletes, changedFields, type LinkSnapshotsOf } from '../events/types.js'
 import { FieldErrors, ForbiddenError, NotFoundError } from '../shared/errors.js'
 import { FORMAT_MESSAGES, parseDomainName } from '../shared/formats.js'
 import { takenMessage, writeUnique } from '../shared/unique.js'
+import { toDomainRecord } from './record.js'
 import type { DomainCreateInput, DomainUpdateInput } from './schema.js'
 import type { DomainFields, DomainFilter, DomainStore } from './store.js'
 
@@ -14,7 +16,8 @@ const TAKEN = takenMessage('name')
 export class DomainService {
   constructor(
     private readonly store: DomainStore,
-    private readonly changes: Changes,
+    private readonly events: DomainEvents,
+    private readonly linksOf: LinkSnapshotsOf,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -39,12 +42,21 @@ export class DomainService {
     const fields = await this.fields(input, errors, null)
     errors.throwIfAny()
     const complete = { index_page: null, not_found_page: null, ...fields } as DomainFields
-    const created = await writeUnique(errors, 'name', () =>
-      this.store.create(userId, complete, this.now()),
+    const now = this.now()
+    return writeUnique(errors, 'name', () =>
+      this.events.commit(async (raise) => {
+        const created = await this.store.create(userId, complete, now)
+        // A visit before the domain existed may have cached its absence.
+        await raise({
+          type: 'domain.created',
+          userId,
+          at: now,
+          data: { domain: toDomainRecord(created) },
+          domain: { id: created.id, name: created.name },
+        })
+        return created
+      }),
     )
-    // A visit before the domain existed may have cached its absence.
-    this.changes.publish({ kind: 'domain', id: created.id, name: created.name })
-    return created
   }
 
   async update(
@@ -56,17 +68,38 @@ export class DomainService {
     const domain = await this.owned(userId, id)
     const fields = await this.fields(input, errors, domain.id)
     errors.throwIfAny()
-    const updated = await writeUnique(errors, 'name', () =>
-      this.store.update(domain.id, fields, this.now()),
+    const now = this.now()
+    return writeUnique(errors, 'name', () =>
+      this.events.commit(async (raise) => {
+        const updated = await this.store.update(domain.id, fields, now)
+        const record = toDomainRecord(updated)
+        await raise({
+          type: 'domain.updated',
+          userId,
+          at: now,
+          data: { domain: record, changed: changedFields(toDomainRecord(domain), record) },
+          domain: { id: domain.id, name: domain.name },
+        })
+        return updated
+      }),
     )
-    this.changes.publish({ kind: 'domain', id: domain.id, name: domain.name })
-    return updated
   }
 
   async delete(userId: number, id: number): Promise<DomainRow> {
     const domain = await this.owned(userId, id)
-    await this.store.delete(domain.id)
-    this.changes.publish({ kind: 'domain', id: domain.id, name: domain.name })
+    const now = this.now()
+    await this.events.commit(async (raise) => {
+      // Its links go with it (phpShort's rule): each raises its own link.deleted.
+      const gone = await this.linksOf({ domainId: domain.id })
+      await this.store.delete(domain.id)
+      await raise(...cascadeDeletes(gone, 'domain', now), {
+        type: 'domain.deleted',
+        userId,
+        at: now,
+        data: { domain: toDomainRecord(domain) },
+        domain: { id: domain.id, name: domain.name },
+      })
+    })
     return domain
   }
 

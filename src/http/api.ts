@@ -17,6 +17,7 @@ import { TooManyAttemptsError } from '../shared/errors.js'
 import { sha256 } from '../shared/secrets.js'
 import { spaceRoutes } from '../spaces/routes.js'
 import { statsRoutes } from '../stats/routes.js'
+import { webhookRoutes } from '../webhooks/routes.js'
 import { bearerToken, registerAuth } from './auth.js'
 import { registerBodyParsers } from './body.js'
 
@@ -62,6 +63,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   domainRoutes(app, services.domains, publicUrl)
   accountRoutes(app, services.users, options.defaultDomainId)
   statsRoutes(app, services.stats, publicUrl)
+  webhookRoutes(app, services.webhooks, publicUrl)
   // A scope of its own: only this route reads files from multipart bodies.
   await app.register(importRoutes, {
     imports: services.imports,

@@ -54,6 +54,8 @@ export function messageFor(issue: SchemaIssue, field: string): string | null {
       return `The ${a} field must not be greater than ${String(p.limit)}.`
     case 'minimum':
       return `The ${a} field must be at least ${String(p.limit)}.`
+    case 'minItems':
+      return `The ${a} field must have at least ${String(p.limit)} items.`
     case 'maxItems':
       return `The ${a} field must not have more than ${String(p.limit)} items.`
     case 'format': {

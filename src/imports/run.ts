@@ -10,8 +10,9 @@
  * chosen: a million rows would hold SQLite's only write lock, and with it every click, for
  * the whole run.
  */
-import type { NewLinkRow } from '../db/types.js'
-import type { Changes } from '../shared/changes.js'
+import type { LinkRow, NewLinkRow } from '../db/types.js'
+import type { DomainEvents } from '../events/bus.js'
+import type { LinkRecord } from '../links/schema.js'
 import { hashPassword } from '../shared/secrets.js'
 import { OUTCOMES, planRow, sourceKeyOf, type OnConflict, type Plan } from './planner.js'
 import type { SourceRow } from './row.js'
@@ -19,7 +20,9 @@ import type { ImportStatus, OutcomeCounts, RowResult, SqlImportStore } from './s
 
 export interface RunDeps {
   store: SqlImportStore
-  changes: Changes | null
+  /** Each created link raises `link.created` in its batch's transaction (webhooks, caches). */
+  events: DomainEvents | null
+  present: (userId: number, rows: LinkRow[]) => Promise<LinkRecord[]>
   now: () => number
 }
 
@@ -113,25 +116,33 @@ export async function runImport(deps: RunDeps, request: RunRequest): Promise<Run
     if (request.dryRun) {
       await store.writeResults(request.importId, results)
     } else {
-      const ids = await store.writeBatch(
-        request.importId,
-        request.userId,
-        request.scope,
-        results,
-        new Date(deps.now()).toISOString().slice(0, 10),
-        deps.now(),
-      )
-      for (const r of results) {
-        const id = ids.get(r.line)
-        if (id !== undefined && r.link) {
-          deps.changes?.publish({
-            kind: 'link',
-            id,
-            domainId: r.link.row.domain_id,
-            alias: r.link.row.alias,
-          })
-        }
-      }
+      const now = deps.now()
+      const write = () =>
+        store.writeBatch(
+          request.importId,
+          request.userId,
+          request.scope,
+          results,
+          new Date(now).toISOString().slice(0, 10),
+          now,
+        )
+      const events = deps.events
+      if (events === null) await write()
+      else
+        await events.commit(async (raise) => {
+          const made = [...(await write()).values()]
+          const records = await deps.present(request.userId, made)
+          if (made.length > 0)
+            await raise(
+              ...made.map((link, i) => ({
+                type: 'link.created' as const,
+                userId: request.userId,
+                at: now,
+                data: { link: records[i]! },
+                links: [{ id: link.id, domainId: link.domain_id, alias: link.alias }],
+              })),
+            )
+        })
       // Written: the database answers for them from now on.
       plannedKeys.clear()
       plannedAliases.clear()

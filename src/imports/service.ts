@@ -3,9 +3,10 @@
  * then run over the source's rows. The owner is fixed by the record: every link, space and key
  * a run writes belongs to that user, whatever the rows say.
  */
-import type { ImportRowResultRow, ImportRunRow } from '../db/types.js'
+import type { ImportRowResultRow, ImportRunRow, LinkRow } from '../db/types.js'
 import type { Page } from '../db/paging.js'
-import type { Changes } from '../shared/changes.js'
+import type { DomainEvents } from '../events/bus.js'
+import type { LinkRecord } from '../links/schema.js'
 import { NotFoundError } from '../shared/errors.js'
 import type { OnConflict, Outcome } from './planner.js'
 import type { SourceRow } from './row.js'
@@ -14,7 +15,8 @@ import type { SqlImportStore } from './store.js'
 
 export interface ImportServiceDeps {
   store: SqlImportStore
-  changes: Changes | null
+  events: DomainEvents | null
+  present: (userId: number, rows: LinkRow[]) => Promise<LinkRecord[]>
   timeZoneOf: (userId: number) => Promise<string>
   now: () => number
 }
@@ -64,7 +66,12 @@ export class ImportService {
     extra: { batchSize?: number; onBatch?: (done: number) => void } = {},
   ): Promise<RunSummary> {
     return runImport(
-      { store: this.deps.store, changes: this.deps.changes, now: this.deps.now },
+      {
+        store: this.deps.store,
+        events: this.deps.events,
+        present: this.deps.present,
+        now: this.deps.now,
+      },
       {
         importId: record.id,
         userId: record.user_id,

@@ -6,7 +6,7 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/connect.js'
 import type { Page } from '../db/paging.js'
-import type { ImportRowResultRow, ImportRunRow, NewLinkRow } from '../db/types.js'
+import type { ImportRowResultRow, ImportRunRow, LinkRow, NewLinkRow } from '../db/types.js'
 import type { Outcome } from './planner.js'
 
 export type ImportStatus = 'queued' | 'running' | 'done' | 'failed'
@@ -168,9 +168,12 @@ export class SqlImportStore {
     results: RowResult[],
     today: string,
     now: number,
-  ): Promise<Map<number, number>> {
-    return this.db.kysely.transaction().execute(async (trx) => {
+  ): Promise<Map<number, LinkRow>> {
+    // Joins the transaction open around it (the one its events are raised in), if any.
+    return this.db.transaction(async () => {
+      const trx = this.db.kysely
       const ids = new Map<number, number>()
+      const made = new Map<number, LinkRow>()
       const creating = results.filter((r) => r.link !== null)
       const wanted = [...new Set(creating.flatMap((r) => (r.link!.space ? [r.link!.space] : [])))]
       const spaces = new Map<string, number>()
@@ -202,9 +205,12 @@ export class SqlImportStore {
               space_id: r.link!.space ? (spaces.get(r.link!.space) ?? null) : null,
             })),
           )
-          .returning(['id'])
+          .returningAll()
           .execute()
-        chunk.forEach((r, j) => ids.set(r.line, inserted[j]!.id))
+        chunk.forEach((r, j) => {
+          ids.set(r.line, inserted[j]!.id)
+          made.set(r.line, inserted[j]!)
+        })
       }
       const keys = creating.map((r) => ({
         user_id: userId,
@@ -234,7 +240,7 @@ export class SqlImportStore {
           .execute()
       }
       await insertRows(trx, importId, results, ids)
-      return ids
+      return made
     })
   }
 

@@ -7,13 +7,14 @@ import type { Page, PageRequest } from '../db/paging.js'
 import type { DomainRow, LinkRow, LinkRowUpdate, NewLinkRow } from '../db/types.js'
 import type { DomainStore } from '../domains/store.js'
 import type { PixelStore } from '../pixels/store.js'
-import type { Changes } from '../shared/changes.js'
+import type { DomainEvents } from '../events/bus.js'
+import { changedFields } from '../events/types.js'
 import { FieldErrors, NotFoundError } from '../shared/errors.js'
 import { hashPassword, randomString } from '../shared/secrets.js'
 import { takenMessage, writeUnique } from '../shared/unique.js'
 import type { SpaceStore } from '../spaces/store.js'
 import { ALIAS_ALPHABET, expiryInstant, isReservedAlias, keyedList, rotationList } from './rules.js'
-import type { LinkInput } from './schema.js'
+import type { LinkInput, LinkRecord } from './schema.js'
 import type { LinkFilter, LinkStore } from './store.js'
 import { TARGET_LISTS } from './targeting-keys.js'
 import type { TitleQueue } from './title-queue.js'
@@ -23,10 +24,16 @@ export interface LinkServiceDeps {
   domains: DomainStore
   spaces: SpaceStore
   pixels: PixelStore
-  changes: Changes
+  events: DomainEvents
+  /** The wire records of links (the events carry them). */
+  present: (userId: number, rows: LinkRow[]) => Promise<LinkRecord[]>
   titles: TitleQueue | null
   timeZoneOf: (userId: number) => Promise<string>
   now?: () => number
+}
+
+function keyOf(link: LinkRow) {
+  return { id: link.id, domainId: link.domain_id, alias: link.alias }
 }
 
 export class LinkService {
@@ -99,15 +106,19 @@ export class LinkService {
       updated_at: now,
     }
     const link = await writeUnique(errors, 'alias', () =>
-      this.deps.links.create(row, pixelIds ?? []),
+      this.deps.events.commit(async (raise) => {
+        const link = await this.deps.links.create(row, pixelIds ?? [])
+        // A visit before the link existed may have cached its absence.
+        await raise({
+          type: 'link.created',
+          userId,
+          at: now,
+          data: { link: await this.record(userId, link) },
+          links: [keyOf(link)],
+        })
+        return link
+      }),
     )
-    // A visit before the link existed may have cached its absence.
-    this.deps.changes.publish({
-      kind: 'link',
-      id: link.id,
-      domainId: link.domain_id,
-      alias: link.alias,
-    })
     if (link.title_locked === 0) this.deps.titles?.enqueue(link.id, link.url)
     return link
   }
@@ -137,23 +148,33 @@ export class LinkService {
     }
     const pixelIds = await this.pixelIds(userId, input, errors)
     errors.throwIfAny()
+    const now = this.now()
     const updated = await writeUnique(errors, 'alias', () =>
-      this.deps.links.update(current.id, { ...changes, updated_at: this.now() }, pixelIds),
+      this.deps.events.commit(async (raise) => {
+        const before = await this.record(userId, current)
+        const updated = await this.deps.links.update(
+          current.id,
+          { ...changes, updated_at: now },
+          pixelIds,
+        )
+        const after = await this.record(userId, updated)
+        const changed = changedFields(before, after)
+        // Password hashes are not in the record: a new password shows as a change all the same.
+        for (const field of ['password', 'privacy_password'] as const) {
+          if (current[field] !== updated[field] && !changed.includes(field)) changed.push(field)
+        }
+        const keys = [keyOf(current)]
+        if (updated.alias !== current.alias) keys.push(keyOf(updated))
+        await raise({
+          type: 'link.updated',
+          userId,
+          at: now,
+          data: { link: after, changed },
+          links: keys,
+        })
+        return updated
+      }),
     )
-    this.deps.changes.publish({
-      kind: 'link',
-      id: current.id,
-      domainId: current.domain_id,
-      alias: current.alias,
-    })
-    if (updated.alias !== current.alias) {
-      this.deps.changes.publish({
-        kind: 'link',
-        id: updated.id,
-        domainId: updated.domain_id,
-        alias: updated.alias,
-      })
-    }
     if (updated.title_locked === 0 && (updated.url !== current.url || updated.title === null)) {
       this.deps.titles?.enqueue(updated.id, updated.url)
     }
@@ -162,14 +183,44 @@ export class LinkService {
 
   async delete(userId: number, id: number): Promise<LinkRow> {
     const link = await this.get(userId, id)
-    await this.deps.links.delete(link.id)
-    this.deps.changes.publish({
-      kind: 'link',
-      id: link.id,
-      domainId: link.domain_id,
-      alias: link.alias,
+    await this.deps.events.commit(async (raise) => {
+      const record = await this.record(userId, link)
+      await this.deps.links.delete(link.id)
+      await raise({
+        type: 'link.deleted',
+        userId,
+        at: this.now(),
+        data: { link: record, cause: 'link' },
+        links: [keyOf(link)],
+      })
     })
     return link
+  }
+
+  /**
+   * Keeps a title fetched in the background, unless the client has set one or the URL changed
+   * meanwhile; a new title is a change like any other (link.updated, `changed: ["title"]`).
+   */
+  async keepFetchedTitle(id: number, url: string, title: string): Promise<void> {
+    await this.deps.events.commit(async (raise) => {
+      const current = await this.deps.links.findById(id)
+      if (!current || current.url !== url || current.title_locked !== 0) return
+      if (current.title === title) return
+      const before = await this.record(current.user_id, current)
+      await this.deps.links.setFetchedTitle(id, url, title)
+      const after = await this.record(current.user_id, { ...current, title })
+      await raise({
+        type: 'link.updated',
+        userId: current.user_id,
+        at: this.now(),
+        data: { link: after, changed: changedFields(before, after) },
+        links: [keyOf(current)],
+      })
+    })
+  }
+
+  private async record(userId: number, row: LinkRow): Promise<LinkRecord> {
+    return (await this.deps.present(userId, [row]))[0]!
   }
 
   /** The column changes an input asks for, after checking each field. */

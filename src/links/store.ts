@@ -30,6 +30,8 @@ export interface LinkStore {
     limit: number,
   ): Promise<LinkRow[]>
   find(userId: number, id: number): Promise<LinkRow | undefined>
+  /** A link whoever owns it (background work that has only its id). */
+  findById(id: number): Promise<LinkRow | undefined>
   findByAlias(domainId: number, alias: string): Promise<LinkRow | undefined>
   aliasTaken(domainId: number, alias: string): Promise<boolean>
   create(row: NewLinkRow, pixelIds: number[]): Promise<LinkRow>
@@ -38,6 +40,8 @@ export interface LinkStore {
   delete(id: number): Promise<void>
   pixelIdsOf(linkIds: number[]): Promise<Map<number, number[]>>
   keysOf(filter: { spaceId?: number; pixelId?: number; domainId?: number }): Promise<LinkKey[]>
+  /** Every link in a space or on a domain, in id order. */
+  rowsOf(filter: { spaceId?: number; domainId?: number }): Promise<LinkRow[]>
   /** Sets a fetched title unless the client has set one or the URL changed meanwhile. */
   setFetchedTitle(id: number, url: string, title: string): Promise<void>
 }
@@ -103,6 +107,10 @@ export class SqlLinkStore implements LinkStore {
       .executeTakeFirst()
   }
 
+  findById(id: number): Promise<LinkRow | undefined> {
+    return this.db.kysely.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirst()
+  }
+
   findByAlias(domainId: number, alias: string): Promise<LinkRow | undefined> {
     return this.db.kysely
       .selectFrom('links')
@@ -123,7 +131,8 @@ export class SqlLinkStore implements LinkStore {
   }
 
   create(row: NewLinkRow, pixelIds: number[]): Promise<LinkRow> {
-    return this.db.kysely.transaction().execute(async (trx) => {
+    return this.db.transaction(async () => {
+      const trx = this.db.kysely
       const link = await trx
         .insertInto('links')
         .values(row)
@@ -140,7 +149,8 @@ export class SqlLinkStore implements LinkStore {
   }
 
   update(id: number, changes: LinkRowUpdate, pixelIds: number[] | undefined): Promise<LinkRow> {
-    return this.db.kysely.transaction().execute(async (trx) => {
+    return this.db.transaction(async () => {
+      const trx = this.db.kysely
       const link = await trx
         .updateTable('links')
         .set(changes)
@@ -198,6 +208,13 @@ export class SqlLinkStore implements LinkStore {
     }
     const rows = await query.execute()
     return rows.map((r) => ({ id: r.id, domainId: r.domain_id, alias: r.alias }))
+  }
+
+  rowsOf(filter: { spaceId?: number; domainId?: number }): Promise<LinkRow[]> {
+    let query = this.db.kysely.selectFrom('links').selectAll()
+    if (filter.spaceId !== undefined) query = query.where('space_id', '=', filter.spaceId)
+    if (filter.domainId !== undefined) query = query.where('domain_id', '=', filter.domainId)
+    return query.orderBy('id').execute()
   }
 
   async setFetchedTitle(id: number, url: string, title: string): Promise<void> {

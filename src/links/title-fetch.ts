@@ -1,15 +1,11 @@
 /**
- * Fetches a destination page's `<title>`: GET only, HTML only, a few redirects at most,
- * time- and size-limited, and (unless told otherwise) never towards a private, loopback or
- * otherwise non-public address: every hop's address is checked and then pinned for the
- * connection, so a DNS answer cannot change between the check and the request.
+ * Fetches a destination page's `<title>` through the guarded outbound client (src/outbound/):
+ * GET only, HTML only, a few redirects at most, time- and size-limited, and (unless told
+ * otherwise) never towards a private, loopback or otherwise non-public address, on any hop.
  */
-import { lookup } from 'node:dns/promises'
 import { decodeHTML } from 'entities'
-import http from 'node:http'
-import https from 'node:https'
-import type { LookupFunction } from 'node:net'
-import { isPublicAddress } from '../shared/addresses.js'
+import { ANY_ADDRESS, PUBLIC_ONLY } from '../outbound/address-policy.js'
+import { outboundRequest } from '../outbound/request.js'
 
 export interface TitleFetchOptions {
   allowPrivate?: boolean
@@ -25,99 +21,28 @@ export function extractTitle(html: string): string | null {
   return title === '' ? null : title.slice(0, 255)
 }
 
-async function pinnedAddress(
-  hostname: string,
-  allowPrivate: boolean,
-): Promise<{ address: string; family: number }> {
-  const bare = hostname.replace(/^\[|\]$/g, '')
-  const answers = await lookup(bare, { all: true })
-  if (answers.length === 0) throw new Error('no address')
-  if (!allowPrivate && answers.some((a) => !isPublicAddress(a.address)))
-    throw new Error('non-public address')
-  return answers[0]!
-}
-
-function get(
-  url: URL,
-  pinned: { address: string; family: number },
-  options: Required<TitleFetchOptions>,
-) {
-  return new Promise<{ status: number; location?: string; html?: string }>((resolve, reject) => {
-    const pin: LookupFunction = (_host, opts, callback) => {
-      if ((opts as { all?: boolean }).all) callback(null, [pinned])
-      else callback(null, pinned.address, pinned.family)
-    }
-    const client = url.protocol === 'https:' ? https : http
-    const request = client.get(
-      url,
-      {
-        lookup: pin,
-        timeout: options.timeoutMs,
-        headers: {
-          'user-agent': 'Mozilla/5.0 (compatible; slink title fetcher)',
-          accept: 'text/html',
-        },
-      },
-      (response) => {
-        const status = response.statusCode ?? 0
-        const type = String(response.headers['content-type'] ?? '')
-        if (status >= 300 && status < 400 && response.headers.location) {
-          response.resume()
-          return resolve({ status, location: response.headers.location })
-        }
-        if (status !== 200 || !/text\/html|application\/xhtml/i.test(type)) {
-          response.resume()
-          return resolve({ status })
-        }
-        const chunks: Buffer[] = []
-        let size = 0
-        response.on('data', (chunk: Buffer) => {
-          chunks.push(chunk)
-          size += chunk.length
-          const text = Buffer.concat(chunks).toString('utf8')
-          if (size >= options.maxBytes || /<\/title>/i.test(text)) {
-            request.destroy()
-            resolve({ status, html: text })
-          }
-        })
-        response.on('end', () => resolve({ status, html: Buffer.concat(chunks).toString('utf8') }))
-        response.on('error', reject)
-      },
-    )
-    request.on('timeout', () => request.destroy(new Error('timeout')))
-    request.on('error', reject)
-  })
-}
-
 /** The page's title, or null when there is none or it could not be fetched safely. */
 export async function fetchTitle(
   target: string,
-  opts: TitleFetchOptions = {},
+  options: TitleFetchOptions = {},
 ): Promise<string | null> {
-  const options = {
-    allowPrivate: false,
-    timeoutMs: 5000,
-    maxBytes: 256 * 1024,
-    maxRedirects: 3,
-    ...opts,
-  }
-  const deadline = Date.now() + options.timeoutMs
-  let url = new URL(target)
   try {
-    for (let hop = 0; hop <= options.maxRedirects; hop++) {
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return null
-      const pinned = await pinnedAddress(url.hostname, options.allowPrivate)
-      const left = deadline - Date.now()
-      if (left <= 0) return null
-      const result = await get(url, pinned, { ...options, timeoutMs: left })
-      if (result.location) {
-        url = new URL(result.location, url)
-        continue
-      }
-      return result.html ? extractTitle(result.html) : null
-    }
+    const answer = await outboundRequest(target, {
+      method: 'GET',
+      headers: {
+        'user-agent': 'Mozilla/5.0 (compatible; slink title fetcher)',
+        accept: 'text/html',
+      },
+      policy: options.allowPrivate ? ANY_ADDRESS : PUBLIC_ONLY,
+      timeoutMs: options.timeoutMs ?? 5000,
+      maxBytes: options.maxBytes ?? 256 * 1024,
+      maxRedirects: options.maxRedirects ?? 3,
+      enough: (text) => /<\/title>/i.test(text),
+    })
+    const type = String(answer.headers['content-type'] ?? '')
+    if (answer.status !== 200 || !/text\/html|application\/xhtml/i.test(type)) return null
+    return extractTitle(answer.body)
   } catch {
     return null
   }
-  return null
 }

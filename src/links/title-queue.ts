@@ -2,7 +2,6 @@
  * Runs title fetches in the background, a few at a time, with a bounded backlog: the API
  * answers at once and the title appears when (and if) the page gives one.
  */
-import type { LinkStore } from './store.js'
 import { fetchTitle, type TitleFetchOptions } from './title-fetch.js'
 
 export class TitleQueue {
@@ -11,7 +10,8 @@ export class TitleQueue {
   private idleWaiters: (() => void)[] = []
 
   constructor(
-    private readonly store: LinkStore,
+    /** Keeps a fetched title (unless the client set one or the URL changed meanwhile). */
+    private readonly save: (id: number, url: string, title: string) => Promise<void>,
     private readonly options: TitleFetchOptions & { concurrency?: number; backlog?: number } = {},
   ) {}
 
@@ -45,7 +45,7 @@ export class TitleQueue {
     const title = await fetchTitle(job.url, this.options)
     if (title === null) return
     try {
-      await this.store.setFetchedTitle(job.id, job.url, title)
+      await this.save(job.id, job.url, title)
     } catch {
       // The link may be gone or the database busy; a title is a nicety, not data to keep.
     }

@@ -1,10 +1,12 @@
 /** Pixels: unique names per user, type-specific values; deleting one detaches it from its links. */
 import type { Page, PageRequest } from '../db/paging.js'
 import type { PixelRow } from '../db/types.js'
-import type { Changes } from '../shared/changes.js'
+import type { DomainEvents } from '../events/bus.js'
+import { changedFields } from '../events/types.js'
 import { FieldErrors, NotFoundError } from '../shared/errors.js'
 import type { LinkKeysOf } from '../shared/link-keys.js'
 import { takenMessage, writeUnique } from '../shared/unique.js'
+import { toPixelRecord } from './record.js'
 import type { PixelInput } from './schema.js'
 import type { PixelFields, PixelFilter, PixelStore } from './store.js'
 import { canonicalPixelType, pixelValueProblem, type PixelType } from './types.js'
@@ -13,7 +15,7 @@ export class PixelService {
   constructor(
     private readonly store: PixelStore,
     private readonly linkKeys: LinkKeysOf,
-    private readonly changes: Changes,
+    private readonly events: DomainEvents,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -38,8 +40,18 @@ export class PixelService {
     }
     const fields = await this.fields(userId, input, errors, null)
     errors.throwIfAny()
+    const now = this.now()
     return writeUnique(errors, 'name', () =>
-      this.store.create(userId, fields as PixelFields, this.now()),
+      this.events.commit(async (raise) => {
+        const pixel = await this.store.create(userId, fields as PixelFields, now)
+        await raise({
+          type: 'pixel.created',
+          userId,
+          at: now,
+          data: { pixel: toPixelRecord(pixel) },
+        })
+        return pixel
+      }),
     )
   }
 
@@ -52,24 +64,40 @@ export class PixelService {
     const pixel = await this.get(userId, id)
     const fields = await this.fields(userId, input, errors, pixel)
     errors.throwIfAny()
-    const updated = await writeUnique(errors, 'name', () =>
-      this.store.update(pixel.id, fields, this.now()),
+    const now = this.now()
+    return writeUnique(errors, 'name', () =>
+      this.events.commit(async (raise) => {
+        const updated = await this.store.update(pixel.id, fields, now)
+        const record = toPixelRecord(updated)
+        await raise({
+          type: 'pixel.updated',
+          userId,
+          at: now,
+          data: { pixel: record, changed: changedFields(toPixelRecord(pixel), record) },
+          // The pixel pages of its links show the new value.
+          links: await this.linkKeys({ pixelId: pixel.id }),
+        })
+        return updated
+      }),
     )
-    await this.publishLinksOf(pixel.id)
-    return updated
   }
 
   async delete(userId: number, id: number): Promise<PixelRow> {
     const pixel = await this.get(userId, id)
-    const touched = await this.linkKeys({ pixelId: pixel.id })
-    await this.store.delete(pixel.id)
-    for (const key of touched) this.changes.publish({ kind: 'link', ...key })
+    const now = this.now()
+    await this.events.commit(async (raise) => {
+      // Its links lose it: their pixel pages change.
+      const touched = await this.linkKeys({ pixelId: pixel.id })
+      await this.store.delete(pixel.id)
+      await raise({
+        type: 'pixel.deleted',
+        userId,
+        at: now,
+        data: { pixel: toPixelRecord(pixel) },
+        links: touched,
+      })
+    })
     return pixel
-  }
-
-  private async publishLinksOf(pixelId: number): Promise<void> {
-    for (const key of await this.linkKeys({ pixelId }))
-      this.changes.publish({ kind: 'link', ...key })
   }
 
   private async fields(

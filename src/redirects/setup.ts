@@ -8,6 +8,7 @@ import { ClickRecorder } from '../clicks/recorder.js'
 import { clickStoreFor } from '../clicks/store.js'
 import { VisitorHasher } from '../clicks/visitor-hash.js'
 import { ClickWriter } from '../clicks/writer.js'
+import { WebhookOutbox } from '../webhooks/outbox.js'
 import type { Redis } from 'ioredis'
 import { RedisRotationCounter, SqlRotationCounter } from '../cluster/rotation.js'
 import type { Config } from '../config.js'
@@ -53,7 +54,13 @@ export async function createRedirects(
   let channel: ClickChannel
   if (options.inlineClicks) {
     const hasher = new VisitorHasher(services.db)
-    const writer = new ClickWriter(clickStoreFor(services.db), hasher, new ClickDescriber(hasher))
+    const outbox = new WebhookOutbox(services.db)
+    const writer = new ClickWriter(
+      clickStoreFor(services.db),
+      hasher,
+      new ClickDescriber(hasher),
+      (rows) => outbox.recordClicks(rows, Date.now()).catch(onError),
+    )
     channel = new InlineChannel(writer, onError)
   } else {
     channel = new WorkerChannel(config.database, onError)

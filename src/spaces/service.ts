@@ -1,18 +1,19 @@
 /** Spaces: unique names per user; deleting one deletes its links. */
 import type { Page, PageRequest } from '../db/paging.js'
 import type { SpaceRow } from '../db/types.js'
-import type { Changes } from '../shared/changes.js'
+import type { DomainEvents } from '../events/bus.js'
+import { cascadeDeletes, changedFields, type LinkSnapshotsOf } from '../events/types.js'
 import { FieldErrors, NotFoundError } from '../shared/errors.js'
-import type { LinkKeysOf } from '../shared/link-keys.js'
 import { takenMessage, writeUnique } from '../shared/unique.js'
+import { toSpaceRecord } from './record.js'
 import type { SpaceInput } from './schema.js'
 import type { SpaceFields, SpaceFilter, SpaceStore } from './store.js'
 
 export class SpaceService {
   constructor(
     private readonly store: SpaceStore,
-    private readonly linkKeys: LinkKeysOf,
-    private readonly changes: Changes,
+    private readonly linksOf: LinkSnapshotsOf,
+    private readonly events: DomainEvents,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -35,8 +36,18 @@ export class SpaceService {
       errors.add('name', 'The name field is required.')
     const fields = await this.fields(userId, input, errors, null)
     errors.throwIfAny()
+    const now = this.now()
     return writeUnique(errors, 'name', () =>
-      this.store.create(userId, { color: 1, ...fields } as SpaceFields, this.now()),
+      this.events.commit(async (raise) => {
+        const space = await this.store.create(userId, { color: 1, ...fields } as SpaceFields, now)
+        await raise({
+          type: 'space.created',
+          userId,
+          at: now,
+          data: { space: toSpaceRecord(space) },
+        })
+        return space
+      }),
     )
   }
 
@@ -49,14 +60,32 @@ export class SpaceService {
     const space = await this.get(userId, id)
     const fields = await this.fields(userId, input, errors, space.id)
     errors.throwIfAny()
-    return writeUnique(errors, 'name', () => this.store.update(space.id, fields, this.now()))
+    const now = this.now()
+    return writeUnique(errors, 'name', () =>
+      this.events.commit(async (raise) => {
+        const updated = await this.store.update(space.id, fields, now)
+        const record = toSpaceRecord(updated)
+        const changed = changedFields(toSpaceRecord(space), record)
+        await raise({ type: 'space.updated', userId, at: now, data: { space: record, changed } })
+        return updated
+      }),
+    )
   }
 
   async delete(userId: number, id: number): Promise<SpaceRow> {
     const space = await this.get(userId, id)
-    const gone = await this.linkKeys({ spaceId: space.id })
-    await this.store.delete(space.id)
-    for (const key of gone) this.changes.publish({ kind: 'link', ...key })
+    const now = this.now()
+    await this.events.commit(async (raise) => {
+      // Its links go with it (phpShort's rule): each raises its own link.deleted.
+      const gone = await this.linksOf({ spaceId: space.id })
+      await this.store.delete(space.id)
+      await raise(...cascadeDeletes(gone, 'space', now), {
+        type: 'space.deleted',
+        userId,
+        at: now,
+        data: { space: toSpaceRecord(space) },
+      })
+    })
     return space
   }
 

@@ -32,6 +32,8 @@ export const TABLES: Readonly<Record<TableName, TableSpec>> = {
   click_visitors: { orderBy: null },
   sessions: { orderBy: null },
   password_links: { orderBy: 'id' },
+  webhooks: { orderBy: 'id' },
+  webhook_outbox: { orderBy: 'id' },
   imports: { orderBy: 'id' },
   import_rows: { orderBy: null },
   import_keys: { orderBy: null },

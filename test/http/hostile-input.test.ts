@@ -95,7 +95,9 @@ async function snapshot(): Promise<string> {
 
 function concrete(path: string): string {
   const resource = path.split('/')[3]!
-  return path.replace('{id}', String(ids[resource === 'stats' ? 'links' : resource]))
+  return path
+    .replace('{id}', String(ids[resource === 'stats' ? 'links' : resource]))
+    .replace('{delivery}', String(ids.deliveries))
 }
 
 const encode = (form: string, value: string) =>
@@ -103,6 +105,11 @@ const encode = (form: string, value: string) =>
 
 beforeAll(async () => {
   t = await createTestApp()
+  // A webhook first, so that the changes below leave deliveries in its log.
+  const hook = await t.call('POST', `${API}/webhooks`, {
+    json: { url: 'https://hooks.example.com/in', events: ['*'] },
+  })
+  ids.webhooks = (hook.json() as { data: { id: number } }).data.id
   ids.links = (await createLink(t, { alias: 'target' })).id
   ids.pixels = (await createPixel(t, { name: 'Shop' })).id
   ids.spaces = (await createSpace(t, { name: 'Work' })).id
@@ -116,6 +123,13 @@ beforeAll(async () => {
       onConflict: 'skip',
     })
   ).id
+  ids.deliveries = (
+    await t.services.db.kysely
+      .selectFrom('webhook_outbox')
+      .select('id')
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+  ).id
   const doc = t.app.swagger() as { paths: Record<string, Record<string, Operation>> }
   for (const [path, ops] of Object.entries(doc.paths)) {
     if (!path.startsWith(API)) continue
@@ -128,9 +142,9 @@ afterAll(async () => {
 
 describe('hostile input, over every endpoint of the OpenAPI document', () => {
   it('covers every API route', () => {
-    // Five operations (PUT and PATCH apart) for four resources, account, stats, the links
-    // export and three for imports.
-    expect(operations.length).toBe(30)
+    // Five operations (PUT and PATCH apart) for five resources, account, stats, the
+    // webhooks' secret, test, delivery log and re-send, the links export and three for imports.
+    expect(operations.length).toBe(40)
   })
 
   it('answers every scalar body field, query parameter and path id without a 5xx; integers refuse every non-decimal spelling; lists and objects for scalars are 422 naming the field; nothing changes on a refusal', async () => {

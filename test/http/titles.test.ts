@@ -70,3 +70,24 @@ describe('link titles from the destination page', () => {
     expect(await titleOf(link.id)).toBeNull()
   })
 })
+
+describe('a fetched title is a change', () => {
+  it('raises link.updated with changed ["title"] into the outbox', async () => {
+    const hook = await t.call('POST', '/api/v1/webhooks', {
+      json: { url: 'https://hooks.example.com/t', events: ['link.updated'] },
+    })
+    expect(hook.statusCode).toBe(201)
+    const link = await create({ url: `${site.origin}/autumn` })
+    expect(await titleOf(link.id)).toBe('Autumn sale')
+    const rows = await t.services.db.kysely
+      .selectFrom('webhook_outbox')
+      .select(['type', 'payload'])
+      .execute()
+    expect(rows.map((r) => r.type)).toEqual(['link.updated'])
+    const body = JSON.parse(rows[0]!.payload) as {
+      data: { link: { id: number; title: string }; changed: string[] }
+    }
+    expect(body.data.changed).toEqual(['title'])
+    expect(body.data.link).toMatchObject({ id: link.id, title: 'Autumn sale' })
+  })
+})

@@ -171,6 +171,39 @@ async function populate(app: TestApp): Promise<{ carolKey: string; deletedLinkId
   const deleted = await app.call('DELETE', `/api/v1/links/${doomed.id}`)
   expect(deleted.statusCode).toBe(200)
   await sharedSecret(db, 'cookie_secret')
+  const hook = await db.kysely
+    .insertInto('webhooks')
+    .values({
+      user_id: app.userA,
+      url: 'https://hooks.example/ünï',
+      events: '["link.created","click.recorded"]',
+      active: 0,
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      failing_since: now - 1,
+      disabled_reason: 'Every attempt failed for 5 days.',
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await db.kysely
+    .insertInto('webhook_outbox')
+    .values({
+      webhook_id: hook.id,
+      message_id: 'msg_0123456789abcdef',
+      type: 'link.created',
+      payload: `{"type":"link.created","data":{"title":${JSON.stringify(TITLE)}}}`,
+      status: 'failed',
+      attempts: 8,
+      next_attempt_at: now,
+      lease_until: null,
+      last_attempt_at: now,
+      last_status_code: 500,
+      last_duration_ms: 12,
+      last_error: 'HTTP 500',
+      created_at: now,
+    })
+    .execute()
 
   // Values the API never makes, at the edges of what the columns hold.
   const handle = db.sqlite!

@@ -1,0 +1,114 @@
+/**
+ * The domain events: one typed event per change of a link, pixel, space or domain, and one per
+ * batch of counted clicks. `data` is what a webhook receives; `links` (never sent) names the
+ * short links whose redirect the change affects, for the redirect cache.
+ */
+import type { DomainRecord } from '../domains/schema.js'
+import type { LinkRecord } from '../links/schema.js'
+import type { PixelRecord } from '../pixels/schema.js'
+import type { LinkKey } from '../shared/link-keys.js'
+import type { SpaceRecord } from '../spaces/schema.js'
+
+/** Why a link was deleted: by itself, or with its space or domain. */
+export type LinkDeleteCause = 'link' | 'space' | 'domain'
+
+/** One counted click as a webhook sees it (no address, no User-Agent, no visitor hash). */
+export interface ClickData {
+  link_id: number
+  at: string
+  country: string | null
+  platform: string | null
+  browser: string | null
+  device: string | null
+  language: string | null
+  referrer: string | null
+}
+
+export interface EventData {
+  'link.created': { link: LinkRecord }
+  'link.updated': { link: LinkRecord; changed: string[] }
+  'link.deleted': { link: LinkRecord; cause: LinkDeleteCause }
+  'pixel.created': { pixel: PixelRecord }
+  'pixel.updated': { pixel: PixelRecord; changed: string[] }
+  'pixel.deleted': { pixel: PixelRecord }
+  'space.created': { space: SpaceRecord }
+  'space.updated': { space: SpaceRecord; changed: string[] }
+  'space.deleted': { space: SpaceRecord }
+  'domain.created': { domain: DomainRecord }
+  'domain.updated': { domain: DomainRecord; changed: string[] }
+  'domain.deleted': { domain: DomainRecord }
+  'click.recorded': { clicks: ClickData[] }
+}
+
+export type EventType = keyof EventData
+
+/** Every event name, in the order the docs list them. */
+export const EVENT_TYPES = [
+  'link.created',
+  'link.updated',
+  'link.deleted',
+  'pixel.created',
+  'pixel.updated',
+  'pixel.deleted',
+  'space.created',
+  'space.updated',
+  'space.deleted',
+  'domain.created',
+  'domain.updated',
+  'domain.deleted',
+  'click.recorded',
+] as const satisfies readonly EventType[]
+
+/** A change's event. `userId` null: a global domain (no owner, no webhook sees it). */
+export type DomainEvent = {
+  [T in EventType]: {
+    type: T
+    userId: number | null
+    /** When it happened (epoch ms). */
+    at: number
+    data: EventData[T]
+    /** Short links whose redirect the change affects (the cache forgets them); not sent. */
+    links?: LinkKey[]
+    /** A domain whose cached entry the change affects; not sent. */
+    domain?: { id: number; name: string }
+  }
+}[EventType]
+
+/** The names of the fields that differ between two records (timestamps of the write aside). */
+export function changedFields<T extends object>(before: T, after: T): string[] {
+  const out: string[] = []
+  for (const key of Object.keys(after) as (keyof T & string)[]) {
+    if (key === 'updated_at') continue
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) out.push(key)
+  }
+  return out
+}
+
+/** A link as it is now, for the events of a change that takes many links with it. */
+export interface LinkSnapshot {
+  userId: number
+  key: LinkKey
+  record: LinkRecord
+}
+
+/** The links in a space, on a domain or carrying a pixel, as snapshots. */
+export type LinkSnapshotsOf = (filter: {
+  spaceId?: number
+  pixelId?: number
+  domainId?: number
+}) => Promise<LinkSnapshot[]>
+
+/** The `link.deleted` events of links removed with their space or domain. */
+export function cascadeDeletes(
+  snapshots: LinkSnapshot[],
+  cause: LinkDeleteCause,
+  at: number,
+): DomainEvent[] {
+  return snapshots.map((s) => ({
+    type: 'link.deleted',
+    userId: s.userId,
+    at,
+    data: { link: s.record, cause },
+    links: [s.key],
+  }))
+}

@@ -1,0 +1,134 @@
+/** Webhooks and their deliveries (the outbox), over the query builder on both engines. */
+import type { Db } from '../db/connect.js'
+import { fetchPage, type Page, type PageRequest } from '../db/paging.js'
+import { containsInsensitive } from '../db/sql-helpers.js'
+import type {
+  DeliveryStatus,
+  NewWebhookDeliveryRow,
+  WebhookDeliveryRow,
+  WebhookRow,
+} from '../db/types.js'
+
+export interface WebhookFields {
+  url: string
+  events: string[]
+  active: number
+}
+
+/** The webhooks that hear an event: active, owned by its user, subscribed to its type or `*`. */
+export function subscribes(events: string, type: string): boolean {
+  const list = JSON.parse(events) as string[]
+  return list.includes('*') || list.includes(type)
+}
+
+export class SqlWebhookStore {
+  constructor(private readonly db: Db) {}
+
+  list(userId: number, search: string | undefined, page: PageRequest): Promise<Page<WebhookRow>> {
+    let base = this.db.kysely.selectFrom('webhooks').where('user_id', '=', userId)
+    if (search) base = base.where(containsInsensitive('url', search))
+    return fetchPage(base, (qb) => qb.selectAll(), 'id', 'id', page)
+  }
+
+  find(userId: number, id: number): Promise<WebhookRow | undefined> {
+    return this.db.kysely
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
+  }
+
+  create(userId: number, fields: WebhookFields, secret: string, now: number): Promise<WebhookRow> {
+    return this.db.kysely
+      .insertInto('webhooks')
+      .values({
+        user_id: userId,
+        url: fields.url,
+        events: JSON.stringify(fields.events),
+        active: fields.active,
+        secret,
+        failing_since: null,
+        disabled_reason: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  update(
+    id: number,
+    fields: Partial<WebhookFields> & { secret?: string },
+    now: number,
+  ): Promise<WebhookRow> {
+    const { events, ...rest } = fields
+    return this.db.kysely
+      .updateTable('webhooks')
+      .set({
+        ...rest,
+        ...(events !== undefined ? { events: JSON.stringify(events) } : {}),
+        // Switched on again by its owner: the failure history starts anew.
+        ...(fields.active === 1 ? { failing_since: null, disabled_reason: null } : {}),
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.kysely.deleteFrom('webhooks').where('id', '=', id).execute()
+  }
+
+  /** The active webhooks of these users that hear `type`. */
+  async subscribers(userIds: number[], type: string): Promise<WebhookRow[]> {
+    if (userIds.length === 0) return []
+    const rows = await this.db.kysely
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('user_id', 'in', userIds)
+      .where('active', '=', 1)
+      .orderBy('id')
+      .execute()
+    return rows.filter((row) => subscribes(row.events, type))
+  }
+
+  async enqueue(rows: NewWebhookDeliveryRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 200) {
+      await this.db.kysely
+        .insertInto('webhook_outbox')
+        .values(rows.slice(i, i + 200))
+        .execute()
+    }
+  }
+
+  deliveries(
+    webhookId: number,
+    status: DeliveryStatus | undefined,
+    page: PageRequest,
+  ): Promise<Page<WebhookDeliveryRow>> {
+    let base = this.db.kysely.selectFrom('webhook_outbox').where('webhook_id', '=', webhookId)
+    if (status) base = base.where('status', '=', status)
+    return fetchPage(base, (qb) => qb.selectAll(), 'id', 'id', page)
+  }
+
+  findDelivery(webhookId: number, id: number): Promise<WebhookDeliveryRow | undefined> {
+    return this.db.kysely
+      .selectFrom('webhook_outbox')
+      .selectAll()
+      .where('webhook_id', '=', webhookId)
+      .where('id', '=', id)
+      .executeTakeFirst()
+  }
+
+  /** Puts a delivery back in the queue, due now, with a fresh count of attempts. */
+  requeue(id: number, now: number): Promise<WebhookDeliveryRow> {
+    return this.db.kysely
+      .updateTable('webhook_outbox')
+      .set({ status: 'pending', attempts: 0, next_attempt_at: now, lease_until: null })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Webhooks across real `slink serve` processes: nothing is lost when a process is killed with
+ * SIGKILL between a change and its delivery (the outbox), clicks counted by the real click
+ * thread arrive as click.recorded, and two processes on one PostgreSQL database send each
+ * event once.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Webhook } from 'standardwebhooks'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { serve, type ServeProcess } from '../support/cli.js'
+import { startCluster, type TestCluster } from '../support/cluster.js'
+import { postgresCheck } from '../support/databases.js'
+import { startReceiver, type Received, type Receiver } from '../support/receiver.js'
+import { API_KEY, BROWSER_UA, HOST, send } from '../support/server.js'
+
+async function api(port: number, method: string, path: string, json?: object) {
+  const reply = await send(port, `/api/v1${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${API_KEY}`,
+      ...(json ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(json ? { body: JSON.stringify(json) } : {}),
+  })
+  return { status: reply.status, json: JSON.parse(reply.body) as { data: Record<string, unknown> } }
+}
+
+function check(secret: string, r: Received): void {
+  new Webhook(secret).verify(r.body, {
+    'webhook-id': String(r.headers['webhook-id']),
+    'webhook-timestamp': String(r.headers['webhook-timestamp']),
+    'webhook-signature': String(r.headers['webhook-signature']),
+  })
+}
+
+describe('a server killed between a change and its delivery', () => {
+  let dir: string
+  let child: ServeProcess | null = null
+  let receiver: Receiver | null = null
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'slink-hooks-'))
+  })
+  afterAll(async () => {
+    child?.kill('SIGKILL')
+    await child?.exited
+    await receiver?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const start = async () => {
+    child = serve({
+      DATABASE_URL: `sqlite:${join(dir, 'hooks.db')}`,
+      PORT: '0',
+      PUBLIC_URL: `http://${HOST}`,
+      INITIAL_API_KEY: API_KEY,
+      API_RATE_LIMIT: '0',
+      TITLE_FETCH: 'false',
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    })
+    return Number((await child.waitFor(/listening on port (\d+)/))[1])
+  }
+
+  it('delivers the change after a restart, then the clicks of the real click thread', async () => {
+    // The receiver's port, closed for now: the first attempt cannot be delivered.
+    const probe = await startReceiver()
+    const port = Number(new URL(probe.url).port)
+    await probe.close()
+    let server = await start()
+    const hook = await api(server, 'POST', '/webhooks', {
+      url: `http://127.0.0.1:${port}/hook`,
+      events: ['link.created', 'click.recorded'],
+    })
+    expect(hook.status).toBe(201)
+    const secret = String(hook.json.data.secret)
+    const link = await api(server, 'POST', '/links', {
+      url: 'https://example.com/kept',
+      alias: 'kept',
+      domain_id: 1,
+    })
+    expect(link.status).toBe(201)
+    // The first attempt has failed (nobody listens); the event waits in the outbox.
+    const hookId = Number(hook.json.data.id)
+    for (let tries = 0; ; tries++) {
+      const log = await api(server, 'GET', `/webhooks/${hookId}/deliveries`)
+      const rows = log.json.data as unknown as { attempts: number; error: string | null }[]
+      if (rows[0]?.attempts === 1) {
+        expect(rows[0].error).toMatch(/ECONNREFUSED/)
+        break
+      }
+      expect(tries).toBeLessThan(100)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    child!.kill('SIGKILL')
+    await child!.exited
+
+    receiver = await startReceiver('/hook', port)
+    server = await start()
+    const [created] = await receiver.waitFor(1, 15_000)
+    check(secret, created!)
+    expect(created!.json).toEqual({
+      type: 'link.created',
+      timestamp: link.json.data.created_at,
+      data: { link: link.json.data },
+    })
+
+    for (let i = 0; i < 3; i++) {
+      const visit = await send(server, '/kept', { headers: { 'user-agent': BROWSER_UA } })
+      expect(visit.status).toBe(302)
+    }
+    const all = await receiver.waitFor(2, 10_000)
+    const clicks = all.slice(1).flatMap((r) => (r.json.data.clicks as { link_id: number }[]) ?? [])
+    for (const r of all) check(secret, r)
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(all.slice(1).every((r) => r.json.type === 'click.recorded')).toBe(true)
+    expect(
+      receiver.received.slice(1).flatMap((r) => r.json.data.clicks as { link_id: number }[]),
+    ).toHaveLength(3)
+    expect(clicks.every((c) => c.link_id === link.json.data.id)).toBe(true)
+  }, 60_000)
+})
+
+const postgres = await postgresCheck()
+
+describe.skipIf(!postgres.ok)('two processes on one PostgreSQL database', () => {
+  let c: TestCluster
+  let receiver: Receiver
+  beforeAll(async () => {
+    receiver = await startReceiver()
+    c = await startCluster(2, { redis: false, env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } })
+  }, 60_000)
+  afterAll(async () => {
+    await c.drop()
+    await receiver.close()
+  })
+
+  it('sends each event once, in order, whichever process made the change', async () => {
+    const [a, b] = [c.nodes[0]!, c.nodes[1]!]
+    const hook = await api(a.port, 'POST', '/webhooks', { url: receiver.url, events: ['*'] })
+    expect(hook.status).toBe(201)
+    const secret = String(hook.json.data.secret)
+    for (let i = 0; i < 20; i++) {
+      const res = await api(i % 2 ? b.port : a.port, 'POST', '/spaces', { name: `s${i}` })
+      expect(res.status).toBe(201)
+    }
+    await receiver.waitFor(20, 15_000)
+    // Time for a second copy to show up, if either process were to send one.
+    await new Promise((r) => setTimeout(r, 2500))
+    expect(receiver.received).toHaveLength(20)
+    const names = receiver.received.map((r) => (r.json.data.space as { name: string }).name)
+    expect(names).toEqual(Array.from({ length: 20 }, (_, i) => `s${i}`))
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(20)
+    for (const r of receiver.received) check(secret, r)
+  }, 60_000)
+})
