@@ -128,6 +128,23 @@ describe('import core', () => {
     expect(await read('country')).toEqual([])
   })
 
+  it('each created link raises link.created for the webhooks, as a link made through the API does', async () => {
+    const hook = await t.call('POST', '/api/v1/webhooks', {
+      json: { url: 'https://hooks.example.com/in', events: ['link.created'] },
+    })
+    expect(hook.statusCode, hook.body).toBe(201)
+    await importCsv(CSV)
+    const outbox = await t.services.db.kysely
+      .selectFrom('webhook_outbox')
+      .select(['type', 'payload'])
+      .orderBy('id')
+      .execute()
+    expect(outbox.map((d) => [d.type, JSON.parse(d.payload).data.link.url])).toEqual([
+      ['link.created', 'https://example.com/a'],
+      ['link.created', 'https://example.com/b'],
+    ])
+  })
+
   it('a dry run reports the same outcomes and writes no link', async () => {
     const { summary, record } = await importCsv(CSV, { dryRun: true })
     expect(summary.counts).toEqual({
