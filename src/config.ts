@@ -28,6 +28,8 @@ export interface Config {
   /** Private hosts, addresses or CIDRs webhooks may reach (public addresses always). */
   webhookAllowedHosts: string[]
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** Non-public hosts, addresses and CIDRs an import through the API may reach. */
+  importAllowedHosts: string[]
 }
 
 type Env = Record<string, string | undefined>
@@ -71,6 +73,11 @@ export const CONFIG_VARIABLES = [
     'Comma list of private host names, addresses or CIDRs that webhooks may reach (an internal CRM).',
   ],
   ['LOG_LEVEL', 'info', 'fatal, error, warn, info, debug, trace or silent.'],
+  [
+    'IMPORT_ALLOWED_HOSTS',
+    '(none)',
+    'Comma list of private hosts, addresses or CIDRs an import through the API may reach (only public addresses otherwise).',
+  ],
 ] as const
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -127,6 +134,21 @@ function trustProxy(env: Env): TrustProxy {
   throw new ConfigError(
     `TRUST_PROXY must be true, false, a hop count or a comma list of addresses, got "${raw}"`,
   )
+}
+
+/** IMPORT_ALLOWED_HOSTS: like WEBHOOK_ALLOWED_HOSTS, for imports started through the API. */
+function allowList(env: Env, name: string): string[] {
+  const raw = env[name]?.trim()
+  if (!raw) return []
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')
+  const bad = entries.find((e) => !isAllowListEntry(e))
+  if (bad !== undefined) {
+    throw new ConfigError(`${name} must be a comma list of hosts, addresses or CIDRs, got "${bad}"`)
+  }
+  return entries
 }
 
 function webhookAllowedHosts(env: Env): string[] {
@@ -202,5 +224,6 @@ export function loadConfig(env: Env = process.env): Config {
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
       'info',
     ),
+    importAllowedHosts: allowList(env, 'IMPORT_ALLOWED_HOSTS'),
   }
 }

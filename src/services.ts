@@ -6,6 +6,8 @@ import type { Config } from './config.js'
 import type { Db } from './db/connect.js'
 import type { LinkRow } from './db/types.js'
 import { DomainService } from './domains/service.js'
+import { ImportService } from './imports/service.js'
+import { SqlImportStore } from './imports/store.js'
 import { SqlDomainStore } from './domains/store.js'
 import { DomainEvents } from './events/bus.js'
 import { invalidateCacheOnEvents } from './events/cache-invalidation.js'
@@ -72,6 +74,8 @@ export function createServices(db: Db, options: ServiceOptions) {
   const users = new UserService(stores.users, now)
   const sessions = new SessionService(options.sessionStore ?? new SqlSessionStore(db), now)
   const presenter: LinkPresenterDeps = stores
+  const timeZoneOf = async (userId: number) =>
+    (await stores.users.findById(userId))?.timezone ?? 'UTC'
   const present = (userId: number, rows: LinkRow[]) => presentLinks(presenter, userId, rows)
   const linksOf: LinkSnapshotsOf = async (filter) => {
     const rows = await stores.links.rowsOf(filter)
@@ -96,7 +100,7 @@ export function createServices(db: Db, options: ServiceOptions) {
     present,
     titles,
     now,
-    timeZoneOf: async (userId) => (await stores.users.findById(userId))?.timezone ?? 'UTC',
+    timeZoneOf,
   })
   return {
     db,
@@ -126,6 +130,7 @@ export function createServices(db: Db, options: ServiceOptions) {
           )
         ).rows,
     ),
+    imports: new ImportService({ store: new SqlImportStore(db), events, present, timeZoneOf, now }),
     webhookPolicy: options.webhookPolicy ?? PUBLIC_ONLY,
     webhooks: new WebhookService(
       new SqlWebhookStore(db),

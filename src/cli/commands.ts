@@ -36,7 +36,11 @@ const USAGE = `usage: slink <command>
   export [--to FILE] [--from-database URL] [--progress | --no-progress]
                                            write every table to a dump (stdout without --to)
   import [--from FILE] [--to-database URL] [--progress | --no-progress]
-                                           load a dump into an empty database (stdin without --from)`
+                                           load a dump into an empty database (stdin without --from)
+  import-links --from SOURCE --email E (--file PATH | --url BASE_URL --key KEY)
+               [--dry-run] [--on-conflict skip|rename] [--progress | --no-progress]
+                                           links from another shortener (csv, yourls, shlink-csv,
+                                           bitly, dub, sink: a file; phpshort, shlink, kutt: an API)`
 
 function workerCount(raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 64) {
@@ -232,6 +236,11 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
     case 'import': {
       const { importCommand } = await import('./transfer-commands.js')
       await importCommand(args, io)
+      return
+    }
+    case 'import-links': {
+      const { importLinksCommand } = await import('./import-links.js')
+      await importLinksCommand(args, io)
       return
     }
     case undefined:

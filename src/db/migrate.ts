@@ -9,6 +9,7 @@ import { clicks } from './migrations/0002-clicks.js'
 import { clickStatsByMonth } from './migrations/0003-click-stats-by-month.js'
 import { dashboardAccounts } from './migrations/0004-dashboard-accounts.js'
 import { webhooks } from './migrations/0005-webhooks.js'
+import { imports } from './migrations/0006-imports.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -17,6 +18,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0003-click-stats-by-month': clickStatsByMonth(dialect),
     '0004-dashboard-accounts': dashboardAccounts(dialect),
     '0005-webhooks': webhooks(dialect),
+    '0006-imports': imports(dialect),
   }
 }
 

@@ -176,6 +176,46 @@ export interface WebhookDeliveriesTable {
   created_at: number
 }
 
+export interface ImportsTable {
+  id: Generated<number>
+  user_id: number
+  source: string
+  /** The file's name or the API's base URL. */
+  origin: string
+  dry_run: number
+  on_conflict: string
+  /** queued, running, done, failed */
+  status: string
+  total: number
+  created: number
+  renamed: number
+  skipped: number
+  duplicate: number
+  invalid: number
+  unknown_domain: number
+  error: string | null
+  created_at: number
+  updated_at: number
+  finished_at: number | null
+}
+
+export interface ImportRowsTable {
+  import_id: number
+  line: number
+  outcome: string
+  source_key: string | null
+  alias: string | null
+  link_id: number | null
+  message: string | null
+}
+
+export interface ImportKeysTable {
+  user_id: number
+  source: string
+  source_key: string
+  link_id: number
+}
+
 export interface Database {
   users: UsersTable
   api_keys: ApiKeysTable
@@ -192,6 +232,9 @@ export interface Database {
   password_links: PasswordTokensTable
   webhooks: WebhooksTable
   webhook_outbox: WebhookDeliveriesTable
+  imports: ImportsTable
+  import_rows: ImportRowsTable
+  import_keys: ImportKeysTable
 }
 
 export type UserRow = Selectable<UsersTable>
@@ -207,3 +250,5 @@ export type LinkRowUpdate = Updateable<LinksTable>
 export type WebhookRow = Selectable<WebhooksTable>
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>
 export type NewWebhookDeliveryRow = Insertable<WebhookDeliveriesTable>
+export type ImportRunRow = Selectable<ImportsTable>
+export type ImportRowResultRow = Selectable<ImportRowsTable>

@@ -9,6 +9,7 @@ import type { Config } from '../config.js'
 import { countersStore } from '../limits/rate-limit-store.js'
 import { MemoryCounters, type Counters } from '../limits/window-counters.js'
 import { domainRoutes } from '../domains/routes.js'
+import { importRoutes } from '../imports/routes.js'
 import { linkRoutes } from '../links/routes.js'
 import { pixelRoutes } from '../pixels/routes.js'
 import type { Services } from '../services.js'
@@ -63,4 +64,12 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   accountRoutes(app, services.users, options.defaultDomainId)
   statsRoutes(app, services.stats, publicUrl)
   webhookRoutes(app, services.webhooks, publicUrl)
+  // A scope of its own: only this route reads files from multipart bodies.
+  await app.register(importRoutes, {
+    imports: services.imports,
+    publicUrl,
+    allowedHosts: config.importAllowedHosts,
+    defaultDomainId: options.defaultDomainId,
+    started: (run) => services.imports.track(run),
+  })
 }

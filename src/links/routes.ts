@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify'
+import { Readable } from 'node:stream'
 import type { LinkRow } from '../db/types.js'
+import { acceptAliases } from '../http/aliases.js'
+import { userIdOf } from '../http/auth.js'
 import { registerCrud } from '../http/crud.js'
+import { ErrorBody, StringEnum, Type, ValidationErrorBody } from '../shared/schema.js'
+import { exportCsv, exportJson } from './export.js'
 import { presentLinks, type LinkPresenterDeps } from './record.js'
 import {
   LinkCreateBody,
@@ -12,6 +17,68 @@ import {
 import { LINK_LIST_ALIASES, linkFilterOf } from './list-query.js'
 import type { LinkService } from './service.js'
 
+const LinkExportQuery = Type.Object({
+  ...LinkListQuery.properties,
+  format: Type.Optional(
+    StringEnum(['csv', 'json'] as const, {
+      description: 'Default csv: the columns of the `csv` import source. json: the link records.',
+    }),
+  ),
+})
+type LinkExportQuery = LinkListQuery & { format?: 'csv' | 'json' }
+
+/**
+ * `GET /api/v1/links/export`: the links of the list's filters, streamed in id order (paging and
+ * sorting parameters are accepted and have no effect). Registered before `/links/:id`.
+ */
+function exportRoute(app: FastifyInstance, links: LinkService, presenter: LinkPresenterDeps) {
+  app.get<{ Querystring: LinkExportQuery }>('/links/export', {
+    preValidation: acceptAliases('query', {
+      ...LINK_LIST_ALIASES,
+      names: { by: 'search_by', ...LINK_LIST_ALIASES.names },
+    }),
+    schema: {
+      tags: ['Links'],
+      summary: 'Export links',
+      description:
+        'Every link the filters select, as CSV (readable by `slink import-links --from csv` and ' +
+        'POST /api/v1/imports with `source=csv`) or JSON, streamed. Passwords are never exported.',
+      querystring: LinkExportQuery,
+      response: {
+        200: {
+          description: 'The links.',
+          content: {
+            'text/csv': { schema: Type.String() },
+            'application/json': {
+              schema: Type.Object({ data: Type.Array(LinkRecord), status: Type.Integer() }),
+            },
+          },
+        },
+        401: ErrorBody,
+        422: ValidationErrorBody,
+        429: ErrorBody,
+      },
+    },
+    handler: async (request, reply) => {
+      const userId = userIdOf(request)
+      const query = request.query
+      const batches = links.batches(userId, linkFilterOf(query))
+      const day = new Date().toISOString().slice(0, 10)
+      if (query.format === 'json') {
+        return reply
+          .type('application/json; charset=utf-8')
+          .header('content-disposition', `attachment; filename="links-${day}.json"`)
+          .send(Readable.from(exportJson(presenter, userId, batches)))
+      }
+      const timeZone = await links.timeZoneOf(userId)
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="links-${day}.csv"`)
+        .send(Readable.from(exportCsv(presenter, userId, timeZone, batches)))
+    },
+  })
+}
+
 export function linkRoutes(
   app: FastifyInstance,
   links: LinkService,
@@ -19,6 +86,7 @@ export function linkRoutes(
   publicUrl: URL,
   defaultDomainId: () => number | null,
 ): void {
+  exportRoute(app, links, presenter)
   registerCrud<LinkRow, LinkRecord, LinkListQuery, LinkInput, LinkInput>(app, publicUrl, {
     path: '/links',
     object: 'link',

@@ -47,6 +47,21 @@ export class LinkService {
     return this.deps.links.list(userId, filter, page, this.now())
   }
 
+  /** The account's time zone (expiry dates and times are in it). */
+  timeZoneOf(userId: number): Promise<string> {
+    return this.deps.timeZoneOf(userId)
+  }
+
+  /** Every link of the filter, in id order, a batch at a time (exports stream them). */
+  async *batches(userId: number, filter: LinkFilter, size = 500): AsyncGenerator<LinkRow[]> {
+    for (let after = 0; ;) {
+      const rows = await this.deps.links.listAfter(userId, filter, this.now(), after, size)
+      if (rows.length > 0) yield rows
+      if (rows.length < size) return
+      after = rows[rows.length - 1]!.id
+    }
+  }
+
   async get(userId: number, id: number): Promise<LinkRow> {
     const link = await this.deps.links.find(userId, id)
     if (!link) throw new NotFoundError()

@@ -21,6 +21,14 @@ export interface LinkFilter {
 
 export interface LinkStore {
   list(userId: number, filter: LinkFilter, page: PageRequest, now: number): Promise<Page<LinkRow>>
+  /** The next `limit` links of the filter after id `afterId`, in id order (for exports). */
+  listAfter(
+    userId: number,
+    filter: LinkFilter,
+    now: number,
+    afterId: number,
+    limit: number,
+  ): Promise<LinkRow[]>
   find(userId: number, id: number): Promise<LinkRow | undefined>
   /** A link whoever owns it (background work that has only its id). */
   findById(id: number): Promise<LinkRow | undefined>
@@ -42,6 +50,30 @@ export class SqlLinkStore implements LinkStore {
   constructor(private readonly db: Db) {}
 
   list(userId: number, filter: LinkFilter, page: PageRequest, now: number): Promise<Page<LinkRow>> {
+    const base = this.filtered(userId, filter, now)
+    const sortKey =
+      filter.sortBy === 'id' || filter.sortBy === 'clicks'
+        ? filter.sortBy
+        : textSortKey(filter.sortBy, this.db.dialect)
+    return fetchPage(base, (qb) => qb.selectAll(), sortKey, 'id', page)
+  }
+
+  listAfter(
+    userId: number,
+    filter: LinkFilter,
+    now: number,
+    afterId: number,
+    limit: number,
+  ): Promise<LinkRow[]> {
+    return this.filtered(userId, filter, now)
+      .selectAll()
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+  }
+
+  private filtered(userId: number, filter: LinkFilter, now: number) {
     let base = this.db.kysely.selectFrom('links').where('user_id', '=', userId)
     if (filter.search) base = base.where(containsInsensitive(filter.searchBy, filter.search))
     if (filter.spaceId !== undefined) {
@@ -63,11 +95,7 @@ export class SqlLinkStore implements LinkStore {
       )
     }
     if (filter.status) base = base.where(statusCondition(filter.status, now))
-    const sortKey =
-      filter.sortBy === 'id' || filter.sortBy === 'clicks'
-        ? filter.sortBy
-        : textSortKey(filter.sortBy, this.db.dialect)
-    return fetchPage(base, (qb) => qb.selectAll(), sortKey, 'id', page)
+    return base
   }
 
   find(userId: number, id: number): Promise<LinkRow | undefined> {

@@ -22,12 +22,13 @@ export const STAT_NAMES = [
   'device',
   'language',
   'referrer',
+  'imported',
 ] as const
 export type StatName = (typeof STAT_NAMES)[number]
 
 export interface StatSource {
-  /** The daily dimension the rows come from. */
-  dimension: Dimension
+  /** The daily dimension the rows come from (`imported`: click totals brought by imports). */
+  dimension: Dimension | 'imported'
   /** Its monthly rows, for the months a period covers whole (countries and referrers). */
   monthly: string | null
   /** What a row is: each stored value, or each day (the per-day clicks). */
@@ -49,6 +50,7 @@ export const STAT_SOURCES: Record<StatName, StatSource> = {
   device: list('device'),
   language: list('language'),
   referrer: list('referrer'),
+  imported: { dimension: 'imported', monthly: null, key: 'day' },
 }
 
 const date = (description: string) => Type.Optional(FormattedString('date-ymd', { description }))
@@ -57,7 +59,8 @@ export const StatsQuery = Type.Object({
   name: StringEnum(STAT_NAMES, {
     description:
       '`clicks` (per UTC day), `clicks_hour` (per UTC hour of the day, 00–23), `country`, ' +
-      '`platform`, `browser`, `device`, `language`, `referrer`. Also accepted: `click` ' +
+      '`platform`, `browser`, `device`, `language`, `referrer`, `imported` (per UTC day: click ' +
+      'totals brought in by an import, see docs/import.md). Also accepted: `click` ' +
       '(= `clicks`) and `operating_system` (= `platform`), the names of today’s phpShort.',
   }),
   from: date('First day, `YYYY-MM-DD` (UTC), 2000-01-01 or later. Default: 29 days before `to`.'),

@@ -34,6 +34,9 @@ export const TABLES: Readonly<Record<TableName, TableSpec>> = {
   password_links: { orderBy: 'id' },
   webhooks: { orderBy: 'id' },
   webhook_outbox: { orderBy: 'id' },
+  imports: { orderBy: 'id' },
+  import_rows: { orderBy: null },
+  import_keys: { orderBy: null },
 }
 
 /** The tables in dump order. */

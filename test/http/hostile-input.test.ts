@@ -114,6 +114,15 @@ beforeAll(async () => {
   ids.pixels = (await createPixel(t, { name: 'Shop' })).id
   ids.spaces = (await createSpace(t, { name: 'Work' })).id
   ids.domains = (await createDomain(t, { name: 'mine.example' })).id
+  ids.imports = (
+    await t.services.imports.begin(t.userA, {
+      source: 'csv',
+      origin: 'links.csv',
+      scope: 'csv',
+      dryRun: true,
+      onConflict: 'skip',
+    })
+  ).id
   ids.deliveries = (
     await t.services.db.kysely
       .selectFrom('webhook_outbox')
@@ -133,9 +142,9 @@ afterAll(async () => {
 
 describe('hostile input, over every endpoint of the OpenAPI document', () => {
   it('covers every API route', () => {
-    // Five operations (PUT and PATCH apart) for five resources, account, stats, and the
-    // webhooks' secret, test, delivery log and re-send.
-    expect(operations.length).toBe(36)
+    // Five operations (PUT and PATCH apart) for five resources, account, stats, the
+    // webhooks' secret, test, delivery log and re-send, the links export and three for imports.
+    expect(operations.length).toBe(40)
   })
 
   it('answers every scalar body field, query parameter and path id without a 5xx; integers refuse every non-decimal spelling; lists and objects for scalars are 422 naming the field; nothing changes on a refusal', async () => {

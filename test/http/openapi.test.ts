@@ -32,7 +32,9 @@ describe('OpenAPI document', () => {
     expect(documented).toEqual(routes)
     expect(routes).toContain('PATCH /api/v1/links/{id}')
     expect(routes).toContain('GET /api/v1/stats/{id}')
-    expect(routes.length).toBe(36)
+    expect(routes).toContain('POST /api/v1/imports')
+    expect(routes).toContain('GET /api/v1/links/export')
+    expect(routes.length).toBe(40)
   })
 
   it('documents form, multipart and JSON bodies for every store and update', () => {

@@ -3,6 +3,7 @@
  * a few direct writes so that every table holds rows, with awkward values, and exported once;
  * plus helpers to compare databases row for row and to re-sign an edited dump.
  */
+import { readCsv } from '../../src/imports/sources/csv.js'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -78,6 +79,25 @@ async function populate(app: TestApp): Promise<{ carolKey: string; deletedLinkId
     name: 'go.example.com',
     not_found_page: 'https://example.com/missing',
   })
+  // An import: its record, each row's result, and the key of the link it made.
+  const run = await app.services.imports.begin(app.userA, {
+    source: 'csv',
+    origin: 'ünï.csv',
+    scope: 'csv',
+    dryRun: false,
+    onConflict: 'rename',
+  })
+  const csv = 'url,alias,clicks\nhttps://import.example/ü,imported-1,7\njavascript:x,bad,\n'
+  await app.services.imports.run(
+    run,
+    'csv',
+    readCsv(
+      (async function* () {
+        yield Buffer.from(csv)
+      })(),
+    ),
+    app.defaultDomainId,
+  )
   const spring = await api('links', {
     url: 'https://example.com/spring-sale?utm_source=ü',
     domain_id: app.defaultDomainId,
@@ -147,6 +167,7 @@ async function populate(app: TestApp): Promise<{ carolKey: string; deletedLinkId
     })),
   )
   await writer.write({ events, rotations: [[spring.id, 1]] })
+
   const deleted = await app.call('DELETE', `/api/v1/links/${doomed.id}`)
   expect(deleted.statusCode).toBe(200)
   await sharedSecret(db, 'cookie_secret')

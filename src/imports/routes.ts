@@ -1,0 +1,171 @@
+/**
+ * `/api/v1/imports`: start an import (multipart: `source`, then a `file`, or the `url` and
+ * `key` of the source's API; `dry_run`, `on_conflict`), answered at once with 202 and the
+ * import record while it runs in the background; read it back with its counts, and its rows'
+ * outcomes page by page. An API source is reached through the guarded outbound client: public
+ * addresses only, unless IMPORT_ALLOWED_HOSTS names them.
+ */
+import { createReadStream } from 'node:fs'
+import type { FastifyInstance } from 'fastify'
+import { userIdOf } from '../http/auth.js'
+import { pageEnvelope } from '../http/paging.js'
+import { schemaErrors } from '../http/validation.js'
+import { AppError } from '../shared/errors.js'
+import { isHttpUrl } from '../shared/formats.js'
+import {
+  DataEnvelope,
+  ErrorBody,
+  IdParams,
+  PageEnvelope,
+  ValidationErrorBody,
+  type Static,
+} from '../shared/schema.js'
+import { allowListPolicy, jsonFetch } from './fetch.js'
+import type { SourceRow } from './row.js'
+import {
+  ImportCreateBody,
+  ImportRecord,
+  ImportRowRecord,
+  ImportRowsQuery,
+  presentImport,
+  presentImportRow,
+} from './schema.js'
+import type { ImportService } from './service.js'
+import { API_SOURCES, FILE_SOURCES, isApiSource, isFileSource } from './sources/index.js'
+import { registerUploadParser, takeUpload, UPLOAD_LIMIT } from './upload.js'
+
+export interface ImportRouteOptions {
+  imports: ImportService
+  publicUrl: URL
+  allowedHosts: readonly string[]
+  defaultDomainId: () => number | null
+  /** Called with each background run, so tests and shutdown can wait for it. */
+  started?: (run: Promise<unknown>) => void
+}
+
+export async function importRoutes(app: FastifyInstance, options: ImportRouteOptions) {
+  const { imports, publicUrl } = options
+  registerUploadParser(app)
+  const fetch = jsonFetch({ policy: allowListPolicy(options.allowedHosts) })
+
+  app.post<{ Body: ImportCreateBody }>('/imports', {
+    attachValidation: true,
+    bodyLimit: UPLOAD_LIMIT + 1024 * 1024,
+    schema: {
+      tags: ['Imports'],
+      summary: 'Start an import',
+      description:
+        'Links from another shortener (see docs/import.md). Send `multipart/form-data` with a ' +
+        '`file` part for the file sources; the API sources need `url` and `key`. Answers at once ' +
+        'with the import record; the import runs in the background. A file over 50 MiB is a 413.',
+      consumes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
+      body: ImportCreateBody,
+      response: {
+        202: DataEnvelope(ImportRecord),
+        401: ErrorBody,
+        413: ErrorBody,
+        422: ValidationErrorBody,
+        429: ErrorBody,
+      },
+    },
+    handler: async (request, reply) => {
+      const upload = takeUpload(request)
+      try {
+        const errors = schemaErrors(request)
+        const body = request.body ?? {}
+        const source = body.source
+        if (source === undefined && !errors.has('source'))
+          errors.add('source', 'The source field is required.')
+        if (source !== undefined && isFileSource(source) && upload === undefined)
+          errors.add('file', `The file field is required when source is ${source}.`)
+        if (source !== undefined && isApiSource(source)) {
+          if (body.url === undefined && !errors.has('url'))
+            errors.add('url', `The url field is required when source is ${source}.`)
+          else if (body.url !== undefined && !isHttpUrl(body.url))
+            errors.add('url', 'The url field must be a valid URL.')
+          if (body.key === undefined && !errors.has('key'))
+            errors.add('key', `The key field is required when source is ${source}.`)
+        }
+        errors.throwIfAny()
+        const domainId = options.defaultDomainId()
+        if (domainId === null) throw new AppError(503, 'Service Unavailable.')
+        const userId = userIdOf(request)
+        let rows: AsyncIterable<SourceRow>
+        let scope: string
+        let origin: string
+        if (isApiSource(source!)) {
+          const base = new URL(body.url!)
+          origin = base.toString()
+          scope = `${source} ${base.origin}${base.pathname.replace(/\/+$/, '')}`
+          rows = API_SOURCES[source]({ baseUrl: origin, key: body.key!, fetch })
+        } else if (isFileSource(source!)) {
+          origin = upload!.name.slice(0, 255)
+          scope = source
+          rows = FILE_SOURCES[source](createReadStream(upload!.path) as AsyncIterable<Buffer>)
+        } else {
+          throw new AppError(422, 'The selected source is invalid.')
+        }
+        const record = await imports.begin(userId, {
+          source: source!,
+          origin,
+          scope,
+          dryRun: body.dry_run === 1,
+          onConflict: body.on_conflict ?? 'skip',
+        })
+        const taken = upload
+        const run = imports
+          .run(record, scope, rows, domainId)
+          .catch(() => imports.fail(record, 'Server Error.'))
+          .finally(() => taken?.remove())
+        options.started?.(run)
+        // The file now belongs to the run.
+        return reply.code(202).send({ data: presentImport(record), status: 200 })
+      } catch (error) {
+        upload?.remove()
+        throw error
+      }
+    },
+  })
+
+  app.get<{ Params: Static<typeof IdParams> }>('/imports/:id', {
+    schema: {
+      tags: ['Imports'],
+      summary: 'An import: its status and counts',
+      params: IdParams,
+      response: { 200: DataEnvelope(ImportRecord), 401: ErrorBody, 404: ErrorBody, 429: ErrorBody },
+    },
+    handler: async (request) => {
+      const record = await imports.get(userIdOf(request), Number(request.params.id))
+      return { data: presentImport(record), status: 200 }
+    },
+  })
+
+  app.get<{ Params: Static<typeof IdParams>; Querystring: ImportRowsQuery }>('/imports/:id/rows', {
+    attachValidation: true,
+    schema: {
+      tags: ['Imports'],
+      summary: "An import's rows: each one's outcome, in source order",
+      params: IdParams,
+      querystring: ImportRowsQuery,
+      response: {
+        200: PageEnvelope(ImportRowRecord),
+        401: ErrorBody,
+        404: ErrorBody,
+        422: ValidationErrorBody,
+        429: ErrorBody,
+      },
+    },
+    handler: async (request) => {
+      const userId = userIdOf(request)
+      const id = Number(request.params.id)
+      const failure = request.validationError as { validationContext?: string } | undefined
+      if (failure?.validationContext === 'params') await imports.get(userId, 0)
+      await imports.get(userId, id)
+      schemaErrors(request).throwIfAny()
+      const query = request.query
+      const paging = { page: query.page ?? 1, perPage: query.per_page ?? 10, sort: 'asc' as const }
+      const page = await imports.rows(userId, id, paging.page, paging.perPage, query.outcome)
+      return pageEnvelope(request, publicUrl, page, paging, presentImportRow)
+    },
+  })
+}

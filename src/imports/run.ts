@@ -1,0 +1,207 @@
+/**
+ * Runs one import: reads the source's rows in batches, plans each batch (lookups for the whole
+ * batch first), and writes it in one transaction, or for a dry run writes only the row results.
+ *
+ * Atomicity: a batch is all or nothing, so no link is ever written without its key, its
+ * statistics and its result. A fatal error (the source failing half-way, the database going
+ * away) stops the run: it ends `failed` with its error, and the rows of the batches written so
+ * far are reported with their outcomes; running the same import again creates only what is
+ * missing (the written rows come back as `duplicate`). A whole-import transaction was not
+ * chosen: a million rows would hold SQLite's only write lock, and with it every click, for
+ * the whole run.
+ */
+import type { LinkRow, NewLinkRow } from '../db/types.js'
+import type { DomainEvents } from '../events/bus.js'
+import type { LinkRecord } from '../links/schema.js'
+import { hashPassword } from '../shared/secrets.js'
+import { OUTCOMES, planRow, sourceKeyOf, type OnConflict, type Plan } from './planner.js'
+import type { SourceRow } from './row.js'
+import type { ImportStatus, OutcomeCounts, RowResult, SqlImportStore } from './store.js'
+
+export interface RunDeps {
+  store: SqlImportStore
+  /** Each created link raises `link.created` in its batch's transaction (webhooks, caches). */
+  events: DomainEvents | null
+  present: (userId: number, rows: LinkRow[]) => Promise<LinkRecord[]>
+  now: () => number
+}
+
+export interface RunRequest {
+  importId: number
+  userId: number
+  /** The idempotency scope: the source's name, with the base URL for an API source. */
+  scope: string
+  rows: AsyncIterable<SourceRow>
+  dryRun: boolean
+  onConflict: OnConflict
+  timeZone: string
+  defaultDomainId: number
+  batchSize?: number
+  /** Called after each batch with the rows done so far. */
+  onBatch?: (done: number) => void
+}
+
+export interface RunSummary {
+  status: Extract<ImportStatus, 'done' | 'failed'>
+  counts: OutcomeCounts
+  error: string | null
+}
+
+export function zeroCounts(): OutcomeCounts {
+  return Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as OutcomeCounts
+}
+
+const aliasKey = (domainId: number, alias: string) => `${domainId}/${alias}`
+
+/**
+ * A 53-bit hash of a string (cyrb53): what this run planned is remembered as numbers, which
+ * keeps a dry run of a million rows to a few tens of megabytes. Two keys sharing a hash (odds
+ * of about 1 in 20,000 over a million keys) would make a dry run report one row as a duplicate
+ * or a conflict; a real run checks the database, and hashes only within one batch.
+ */
+export function hash53(text: string): number {
+  let h1 = 0xdeadbeef
+  let h2 = 0x41c6ce57
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    h1 = Math.imul(h1 ^ c, 2654435761)
+    h2 = Math.imul(h2 ^ c, 1597334677)
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0)
+}
+
+export async function runImport(deps: RunDeps, request: RunRequest): Promise<RunSummary> {
+  const { store } = deps
+  const counts = zeroCounts()
+  const batchSize = request.batchSize ?? 1000
+  const domains = await store.domainsOf(request.userId)
+  // What this run has planned and not yet written (all of it, for a dry run).
+  const plannedKeys = new Set<number>()
+  const plannedAliases = new Set<number>()
+  let done = 0
+
+  const flush = async (batch: SourceRow[]) => {
+    const keys = batch.map(sourceKeyOf)
+    const known = await store.knownKeys(request.userId, request.scope, [...new Set(keys)])
+    const pairs = batch.flatMap((r) => {
+      if (r.alias === null) return []
+      const domainId =
+        r.domain === null ? request.defaultDomainId : domains.get(r.domain.toLowerCase())
+      return domainId === undefined ? [] : [{ domainId, alias: r.alias }]
+    })
+    const taken = await store.takenAliases(pairs)
+    const asked = new Set(pairs.map((p) => aliasKey(p.domainId, p.alias)))
+    const plans: Plan[] = []
+    for (const row of batch) {
+      const plan = await planRow(row, {
+        onConflict: request.onConflict,
+        timeZone: request.timeZone,
+        defaultDomainId: request.defaultDomainId,
+        domainId: (name) => domains.get(name.toLowerCase()),
+        keyKnown: async (key) => known.has(key) || plannedKeys.has(hash53(key)),
+        aliasTaken: async (domainId, alias) => {
+          const key = aliasKey(domainId, alias)
+          if (taken.has(key) || plannedAliases.has(hash53(key))) return true
+          if (asked.has(key)) return false
+          return store.aliasTaken(domainId, alias)
+        },
+      })
+      plans.push(plan)
+      if (plan.outcome !== 'invalid') plannedKeys.add(hash53(plan.sourceKey))
+      if (plan.link) plannedAliases.add(hash53(aliasKey(plan.link.domainId, plan.link.alias)))
+    }
+    const results = await Promise.all(plans.map((p) => resultOf(p, request.userId, deps.now())))
+    if (request.dryRun) {
+      await store.writeResults(request.importId, results)
+    } else {
+      const now = deps.now()
+      const write = () =>
+        store.writeBatch(
+          request.importId,
+          request.userId,
+          request.scope,
+          results,
+          new Date(now).toISOString().slice(0, 10),
+          now,
+        )
+      const events = deps.events
+      if (events === null) await write()
+      else
+        await events.commit(async (raise) => {
+          const made = [...(await write()).values()]
+          const records = await deps.present(request.userId, made)
+          if (made.length > 0)
+            await raise(
+              ...made.map((link, i) => ({
+                type: 'link.created' as const,
+                userId: request.userId,
+                at: now,
+                data: { link: records[i]! },
+                links: [{ id: link.id, domainId: link.domain_id, alias: link.alias }],
+              })),
+            )
+        })
+      // Written: the database answers for them from now on.
+      plannedKeys.clear()
+      plannedAliases.clear()
+    }
+    for (const p of plans) counts[p.outcome]++
+    done += batch.length
+    await store.progress(request.importId, 'running', counts, deps.now())
+    request.onBatch?.(done)
+  }
+
+  try {
+    await store.progress(request.importId, 'running', counts, deps.now())
+    let batch: SourceRow[] = []
+    for await (const row of request.rows) {
+      batch.push(row)
+      if (batch.length >= batchSize) {
+        await flush(batch)
+        batch = []
+      }
+    }
+    if (batch.length > 0) await flush(batch)
+    await store.progress(request.importId, 'done', counts, deps.now())
+    return { status: 'done', counts, error: null }
+  } catch (error) {
+    const message = (error as Error)?.message?.split('\n')[0] ?? String(error)
+    await store.progress(request.importId, 'failed', counts, deps.now(), message).catch(() => {})
+    return { status: 'failed', counts, error: message }
+  }
+}
+
+async function resultOf(plan: Plan, userId: number, now: number): Promise<RowResult> {
+  const draft = plan.link
+  let link: RowResult['link'] = null
+  if (draft) {
+    const row: NewLinkRow = {
+      user_id: userId,
+      domain_id: draft.domainId,
+      alias: draft.alias,
+      url: draft.url,
+      title: draft.title,
+      title_locked: draft.title === null ? 0 : 1,
+      target_type: 0,
+      disabled: draft.disabled ? 1 : 0,
+      privacy: 0,
+      password: draft.password === null ? null : await hashPassword(draft.password),
+      expiration_clicks: draft.expirationClicks,
+      ends_at: draft.endsAt,
+      clicks: draft.clicks,
+      created_at: draft.createdAt ?? now,
+      updated_at: now,
+    }
+    link = { row, space: draft.space }
+  }
+  return {
+    line: plan.line,
+    outcome: plan.outcome,
+    sourceKey: plan.sourceKey,
+    alias: plan.alias,
+    message: plan.message,
+    link,
+  }
+}

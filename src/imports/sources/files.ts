@@ -1,0 +1,193 @@
+/**
+ * The export files of other shorteners, each read into source rows. What each carries over
+ * and loses is in docs/import.md. Column names are matched case-insensitively.
+ */
+import { count, emptyRow, instant, splitShortUrl, text, type SourceRow } from '../row.js'
+import { csvRecords, pick, type CsvRecord } from './csv-records.js'
+
+type Bytes = AsyncIterable<Buffer | Uint8Array>
+
+/**
+ * The shared short domains of the hosted services: nobody can bring them along, so their links
+ * land on the account's default domain, keeping their aliases. A custom (branded) domain is
+ * kept, and must be one of the owner's domains here.
+ */
+const SHARED_DOMAINS = new Set(['bit.ly', 'bitly.com', 'j.mp', 'dub.sh', 'dub.co', 'dub.link'])
+
+function ownDomain(host: string | null): string | null {
+  return host === null || SHARED_DOMAINS.has(host) ? null : host
+}
+
+async function* fromCsv(
+  input: Bytes,
+  map: (fields: Record<string, string>, row: SourceRow) => void,
+): AsyncGenerator<SourceRow> {
+  for await (const record of csvRecords(input)) yield rowOf(record, map)
+}
+
+function rowOf(
+  record: CsvRecord,
+  map: (fields: Record<string, string>, row: SourceRow) => void,
+): SourceRow {
+  const row = emptyRow(record.line)
+  if (record.problem !== null) row.problem = record.problem
+  else map(record.fields, row)
+  return row
+}
+
+/** YOURLS: its `yourls_url` table as CSV (keyword, url, title, timestamp, ip, clicks). */
+export function readYourls(input: Bytes): AsyncGenerator<SourceRow> {
+  return fromCsv(input, (f, row) => {
+    row.alias = text(f.keyword)
+    row.key = row.alias
+    row.url = text(f.url)
+    row.title = text(f.title)
+    row.createdAt = instant(f.timestamp)
+    row.clicks = count(f.clicks)
+  })
+}
+
+/** Shlink's CSV export: createdAt, domain, shortCode, shortUrl, longUrl, title, tags, visits. */
+export function readShlinkCsv(input: Bytes): AsyncGenerator<SourceRow> {
+  return fromCsv(input, (f, row) => {
+    const short = splitShortUrl(pick(f, 'shorturl', 'short_url'))
+    row.alias = pick(f, 'shortcode', 'short_code') ?? short.alias
+    row.domain = text(f.domain)?.toLowerCase() ?? short.domain
+    row.key = pick(f, 'shorturl', 'short_url') ?? `${row.domain ?? ''}/${row.alias ?? ''}`
+    row.url = pick(f, 'longurl', 'long_url')
+    row.title = text(f.title)
+    row.createdAt = instant(pick(f, 'createdat', 'created_at', 'datecreated'))
+    row.clicks = count(pick(f, 'visits', 'visitscount', 'visits_count'))
+  })
+}
+
+/**
+ * Bitly's link export (CSV: link or bitlink, long_url, title, created_at, clicks; or the JSON
+ * of its v4 `bitlinks` list: `{"links":[{id, link, long_url, title, created_at, …}]}`).
+ */
+export async function* readBitly(input: Bytes): AsyncGenerator<SourceRow> {
+  const bytes = await firstBytes(input)
+  if (bytes.json) {
+    let line = 0
+    for (const item of arrayIn(await bytes.all(), 'links')) {
+      const row = emptyRow(++line)
+      const short = splitShortUrl(item.id ?? item.link)
+      row.key = text(item.id) ?? text(item.link)
+      row.domain = ownDomain(short.domain)
+      row.alias = short.alias
+      row.url = text(item.long_url)
+      row.title = text(item.title)
+      row.createdAt = instant(item.created_at)
+      row.clicks = count(item.clicks)
+      yield row
+    }
+    return
+  }
+  yield* fromCsv(bytes.stream, (f, row) => {
+    const link = pick(f, 'bitlink', 'link', 'short link', 'short_url', 'id')
+    const short = splitShortUrl(link)
+    row.key = link
+    row.domain = ownDomain(short.domain)
+    row.alias = short.alias
+    row.url = pick(f, 'long_url', 'long url', 'destination', 'destination url')
+    row.title = pick(f, 'title')
+    row.createdAt = instant(pick(f, 'created_at', 'created', 'date created', 'created date'))
+    row.clicks = count(pick(f, 'clicks', 'total clicks', 'engagements'))
+  })
+}
+
+/** Dub's link export (CSV: link or shortLink, url, title, clicks, createdAt; or JSON). */
+export async function* readDub(input: Bytes): AsyncGenerator<SourceRow> {
+  const bytes = await firstBytes(input)
+  const map = (get: (...names: string[]) => string | null, row: SourceRow) => {
+    const link = get('shortlink', 'short link', 'link')
+    const short = splitShortUrl(link)
+    row.domain = ownDomain(get('domain')?.toLowerCase() ?? short.domain)
+    row.alias = get('key') ?? short.alias
+    row.key = get('id', 'link id') ?? link
+    row.url = get('url', 'destination url', 'destination')
+    row.title = get('title')
+    row.createdAt = instant(get('createdat', 'created at', 'created_at'))
+    row.clicks = count(get('clicks'))
+    row.password = get('password')
+    row.endsAt = instant(get('expiresat', 'expires at'))
+    row.disabled = /^true$/i.test(get('archived') ?? '')
+  }
+  if (bytes.json) {
+    let line = 0
+    for (const item of arrayIn(await bytes.all(), 'links')) {
+      const row = emptyRow(++line)
+      const lower = Object.fromEntries(Object.entries(item).map(([k, v]) => [k.toLowerCase(), v]))
+      map((...names) => {
+        for (const n of names) {
+          const v = text(lower[n])
+          if (v !== null) return v
+        }
+        return null
+      }, row)
+      yield row
+    }
+    return
+  }
+  yield* fromCsv(bytes.stream, (f, row) => map((...names) => pick(f, ...names), row))
+}
+
+/**
+ * Sink's export (JSON from its dashboard: `{"links":[{id, url, slug, comment, title,
+ * createdAt, expiration, …}]}`, times in Unix seconds). Sink keeps no click totals there.
+ */
+export async function* readSink(input: Bytes): AsyncGenerator<SourceRow> {
+  const bytes = await firstBytes(input)
+  let line = 0
+  for (const item of arrayIn(await bytes.all(), 'links')) {
+    const row = emptyRow(++line)
+    row.key = text(item.id) ?? text(item.slug)
+    row.alias = text(item.slug)
+    row.url = text(item.url)
+    row.title = text(item.title) ?? text(item.comment)
+    row.createdAt = instant(item.createdAt)
+    row.endsAt = instant(item.expiration)
+    yield row
+  }
+}
+
+type Item = Record<string, unknown>
+
+/** The objects of a JSON document: its top-level array, or the array under `field`. */
+function arrayIn(textValue: string, field: string): Item[] {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(textValue.replace(/^\uFEFF/, ''))
+  } catch {
+    throw new Error('The file is not valid JSON.')
+  }
+  const list = Array.isArray(parsed)
+    ? parsed
+    : typeof parsed === 'object' && parsed !== null && Array.isArray((parsed as Item)[field])
+      ? ((parsed as Item)[field] as unknown[])
+      : null
+  if (list === null) throw new Error(`The JSON has no "${field}" list.`)
+  return list.map((item) => (typeof item === 'object' && item !== null ? (item as Item) : {}))
+}
+
+/** Peeks at the first bytes: JSON (starts with `{` or `[`) or not; the stream stays whole. */
+async function firstBytes(input: Bytes) {
+  const iterator = input[Symbol.asyncIterator]()
+  const first = await iterator.next()
+  const head = first.done ? Buffer.alloc(0) : Buffer.from(first.value)
+  const json = /^(\uFEFF)?\s*[[{]/.test(head.subarray(0, 64).toString('utf8'))
+  async function* stream(): AsyncGenerator<Buffer> {
+    if (head.length > 0) yield head
+    for (let next = await iterator.next(); !next.done; next = await iterator.next())
+      yield Buffer.from(next.value)
+  }
+  return {
+    json,
+    stream: stream(),
+    async all(): Promise<string> {
+      const chunks: Buffer[] = []
+      for await (const chunk of stream()) chunks.push(chunk)
+      return Buffer.concat(chunks).toString('utf8')
+    },
+  }
+}

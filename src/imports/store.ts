@@ -1,0 +1,276 @@
+/**
+ * The import tables (see db/migrations/0006-imports.ts) and the lookups a batch of rows needs:
+ * keys imported before, aliases in use, the owner's domains and spaces. `writeBatch` writes a
+ * batch's links, keys, imported click totals and row results in one transaction.
+ */
+import { sql } from 'kysely'
+import type { Db } from '../db/connect.js'
+import type { Page } from '../db/paging.js'
+import type { ImportRowResultRow, ImportRunRow, LinkRow, NewLinkRow } from '../db/types.js'
+import type { Outcome } from './planner.js'
+
+export type ImportStatus = 'queued' | 'running' | 'done' | 'failed'
+export type OutcomeCounts = Record<Outcome, number>
+
+export interface NewImport {
+  userId: number
+  source: string
+  origin: string
+  dryRun: boolean
+  onConflict: string
+  now: number
+}
+
+/** A row's result as written (`link` set when a link is created). */
+export interface RowResult {
+  line: number
+  outcome: Outcome
+  sourceKey: string
+  alias: string | null
+  message: string | null
+  link: { row: NewLinkRow; space: string | null } | null
+}
+
+const aliasKey = (domainId: number, alias: string) => `${domainId}/${alias}`
+
+export class SqlImportStore {
+  constructor(private readonly db: Db) {}
+
+  async create(run: NewImport): Promise<ImportRunRow> {
+    return this.db.kysely
+      .insertInto('imports')
+      .values({
+        user_id: run.userId,
+        source: run.source,
+        origin: run.origin,
+        dry_run: run.dryRun ? 1 : 0,
+        on_conflict: run.onConflict,
+        status: 'queued',
+        total: 0,
+        created: 0,
+        renamed: 0,
+        skipped: 0,
+        duplicate: 0,
+        invalid: 0,
+        unknown_domain: 0,
+        error: null,
+        created_at: run.now,
+        updated_at: run.now,
+        finished_at: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  async progress(
+    id: number,
+    status: ImportStatus,
+    counts: OutcomeCounts,
+    now: number,
+    error: string | null = null,
+  ): Promise<void> {
+    const finished = status === 'done' || status === 'failed'
+    await this.db.kysely
+      .updateTable('imports')
+      .set({
+        status,
+        ...counts,
+        total: Object.values(counts).reduce((a, b) => a + b, 0),
+        error,
+        updated_at: now,
+        ...(finished ? { finished_at: now } : {}),
+      })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  find(userId: number, id: number): Promise<ImportRunRow | undefined> {
+    return this.db.kysely
+      .selectFrom('imports')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
+  }
+
+  async rows(
+    importId: number,
+    offset: number,
+    limit: number,
+    outcome?: Outcome,
+  ): Promise<Page<ImportRowResultRow>> {
+    let base = this.db.kysely.selectFrom('import_rows').where('import_id', '=', importId)
+    if (outcome !== undefined) base = base.where('outcome', '=', outcome)
+    const counted = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirst()
+    const rows = await base.selectAll().orderBy('line').limit(limit).offset(offset).execute()
+    return { rows, total: Number(counted?.n ?? 0) }
+  }
+
+  /** The owner's usable domains (their own and the global ones) by host name. */
+  async domainsOf(userId: number): Promise<Map<string, number>> {
+    const rows = await this.db.kysely
+      .selectFrom('domains')
+      .select(['id', 'name'])
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb('user_id', 'is', null)]))
+      .execute()
+    return new Map(rows.map((r) => [r.name.toLowerCase(), r.id]))
+  }
+
+  /** Which of `keys` this user imported before from `source`. */
+  async knownKeys(userId: number, source: string, keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set()
+    const rows = await this.db.kysely
+      .selectFrom('import_keys')
+      .select('source_key')
+      .where('user_id', '=', userId)
+      .where('source', '=', source)
+      .where('source_key', 'in', keys)
+      .execute()
+    return new Set(rows.map((r) => r.source_key))
+  }
+
+  /** Which of the (domain, alias) pairs are in use, as `domainId/alias`. */
+  async takenAliases(pairs: { domainId: number; alias: string }[]): Promise<Set<string>> {
+    const taken = new Set<string>()
+    const byDomain = new Map<number, string[]>()
+    for (const p of pairs) byDomain.set(p.domainId, [...(byDomain.get(p.domainId) ?? []), p.alias])
+    for (const [domainId, aliases] of byDomain) {
+      const rows = await this.db.kysely
+        .selectFrom('links')
+        .select('alias')
+        .where('domain_id', '=', domainId)
+        .where('alias', 'in', aliases)
+        .execute()
+      for (const r of rows) taken.add(aliasKey(domainId, r.alias))
+    }
+    return taken
+  }
+
+  async aliasTaken(domainId: number, alias: string): Promise<boolean> {
+    const row = await this.db.kysely
+      .selectFrom('links')
+      .select('id')
+      .where('domain_id', '=', domainId)
+      .where('alias', '=', alias)
+      .executeTakeFirst()
+    return row !== undefined
+  }
+
+  /**
+   * One batch, in one transaction: missing spaces, the links, their import keys, their click
+   * totals as imported statistics, and every row's result. Returns the created links' ids by
+   * line. Nothing of the batch stays if any part fails.
+   */
+  async writeBatch(
+    importId: number,
+    userId: number,
+    source: string,
+    results: RowResult[],
+    today: string,
+    now: number,
+  ): Promise<Map<number, LinkRow>> {
+    // Joins the transaction open around it (the one its events are raised in), if any.
+    return this.db.transaction(async () => {
+      const trx = this.db.kysely
+      const ids = new Map<number, number>()
+      const made = new Map<number, LinkRow>()
+      const creating = results.filter((r) => r.link !== null)
+      const wanted = [...new Set(creating.flatMap((r) => (r.link!.space ? [r.link!.space] : [])))]
+      const spaces = new Map<string, number>()
+      if (wanted.length > 0) {
+        const found = await trx
+          .selectFrom('spaces')
+          .select(['id', 'name'])
+          .where('user_id', '=', userId)
+          .where('name', 'in', wanted)
+          .execute()
+        for (const s of found) spaces.set(s.name, s.id)
+        for (const name of wanted.filter((n) => !spaces.has(n))) {
+          const made = await trx
+            .insertInto('spaces')
+            .values({ user_id: userId, name, color: 1, created_at: now, updated_at: now })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+          spaces.set(name, made.id)
+        }
+      }
+      // About 25 values a link: 400 links stay under every engine's parameter limit.
+      for (let i = 0; i < creating.length; i += 400) {
+        const chunk = creating.slice(i, i + 400)
+        const inserted = await trx
+          .insertInto('links')
+          .values(
+            chunk.map((r) => ({
+              ...r.link!.row,
+              space_id: r.link!.space ? (spaces.get(r.link!.space) ?? null) : null,
+            })),
+          )
+          .returningAll()
+          .execute()
+        chunk.forEach((r, j) => {
+          ids.set(r.line, inserted[j]!.id)
+          made.set(r.line, inserted[j]!)
+        })
+      }
+      const keys = creating.map((r) => ({
+        user_id: userId,
+        source,
+        source_key: r.sourceKey,
+        link_id: ids.get(r.line)!,
+      }))
+      for (let i = 0; i < keys.length; i += 1000) {
+        await trx
+          .insertInto('import_keys')
+          .values(keys.slice(i, i + 1000))
+          .execute()
+      }
+      const stats = creating.flatMap((r) => {
+        const clicks = r.link!.row.clicks ?? 0
+        if (clicks <= 0) return []
+        const link_id = ids.get(r.line)!
+        return [
+          { link_id, dimension: 'total', day: today, value: '', clicks },
+          { link_id, dimension: 'imported', day: today, value: '', clicks },
+        ]
+      })
+      for (let i = 0; i < stats.length; i += 1000) {
+        await trx
+          .insertInto('click_stats')
+          .values(stats.slice(i, i + 1000))
+          .execute()
+      }
+      await insertRows(trx, importId, results, ids)
+      return made
+    })
+  }
+
+  /** Row results of a dry run (nothing else is written). */
+  async writeResults(importId: number, results: RowResult[]): Promise<void> {
+    await insertRows(this.db.kysely, importId, results, new Map())
+  }
+}
+
+type Writer = Pick<Db['kysely'], 'insertInto'>
+
+async function insertRows(
+  db: Writer,
+  importId: number,
+  results: RowResult[],
+  ids: Map<number, number>,
+): Promise<void> {
+  const rows = results.map((r) => ({
+    import_id: importId,
+    line: r.line,
+    outcome: r.outcome,
+    source_key: r.sourceKey.slice(0, 2048),
+    alias: r.alias === null ? null : r.alias.slice(0, 255),
+    link_id: ids.get(r.line) ?? null,
+    message: r.message === null ? null : r.message.slice(0, 1000),
+  }))
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db
+      .insertInto('import_rows')
+      .values(rows.slice(i, i + 1000))
+      .execute()
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Local servers that answer as other shorteners' APIs do (paged lists under their documented
+ * paths, with their authentication headers), for the API import sources.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export interface SourceApi {
+  url: string
+  requests: string[]
+  close(): Promise<void>
+}
+
+type Answer = (url: URL, request: IncomingMessage) => { status: number; body: unknown }
+
+export async function sourceApi(answer: Answer): Promise<SourceApi> {
+  const requests: string[] = []
+  const server: Server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost')
+    requests.push(`${request.method} ${url.pathname}${url.search}`)
+    const { status, body } = answer(url, request)
+    response.writeHead(status, { 'content-type': 'application/json' })
+    response.end(JSON.stringify(body))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+}
+
+const unauthenticated = { status: 401, body: { message: 'Unauthenticated.' } }
+
+/** phpShort v1: `GET /api/v1/links?page=`, Bearer key, two pages. */
+export function phpShortApi(key: string): Answer {
+  const links = [
+    {
+      id: 11,
+      alias: 'promo',
+      url: 'https://example.com/promo',
+      short_url: 'http://old.example/promo',
+      title: 'Promo',
+      clicks: 31,
+      space: { id: 2, name: 'Marketing', color: 3 },
+      domain: { id: 1, name: 'old.example', url: 'http://old.example' },
+      disabled: 0,
+      expiration_clicks: 100,
+      ends_at: '2030-01-01T00:00:00.000000Z',
+      created_at: '2021-06-01T12:00:00.000000Z',
+    },
+    {
+      id: 12,
+      alias: 'guide',
+      url: 'https://example.com/docs',
+      short_url: 'http://short.test/guide',
+      title: null,
+      clicks: 0,
+      space: null,
+      domain: { id: 3, name: 'short.test', url: 'http://short.test' },
+      disabled: 1,
+      expiration_clicks: null,
+      ends_at: null,
+      created_at: '2021-06-02T12:00:00.000000Z',
+    },
+  ]
+  return (url, request) => {
+    if (request.headers.authorization !== `Bearer ${key}`) return unauthenticated
+    if (url.pathname !== '/api/v1/links') return { status: 404, body: {} }
+    const page = Number(url.searchParams.get('page') ?? 1)
+    return {
+      status: 200,
+      body: {
+        data: links.slice(page - 1, page),
+        meta: { current_page: page, last_page: 2, per_page: 1, total: 2 },
+        status: 200,
+      },
+    }
+  }
+}
+
+/** Shlink REST v3: `GET /rest/v3/short-urls?page=`, `X-Api-Key`, two pages. */
+export function shlinkApi(key: string): Answer {
+  const items = [
+    {
+      shortCode: 'abc123',
+      shortUrl: 'https://s.example/abc123',
+      longUrl: 'https://example.com/shlink-one',
+      dateCreated: '2022-02-02T10:00:00+01:00',
+      visitsSummary: { total: 40, nonBots: 38, bots: 2 },
+      tags: ['one'],
+      meta: { validSince: null, validUntil: null, maxVisits: 50 },
+      domain: null,
+      title: 'Shlink one',
+      crawlable: false,
+      forwardQuery: true,
+    },
+    {
+      shortCode: 'custom',
+      shortUrl: 'https://other.example/custom',
+      longUrl: 'https://example.com/shlink-two',
+      dateCreated: '2022-02-03T10:00:00+00:00',
+      visitsSummary: { total: 1, nonBots: 1, bots: 0 },
+      tags: [],
+      meta: { validSince: null, validUntil: '2031-01-01T00:00:00+00:00', maxVisits: null },
+      domain: 'other.example',
+      title: null,
+      crawlable: false,
+      forwardQuery: true,
+    },
+  ]
+  return (url, request) => {
+    if (request.headers['x-api-key'] !== key) return unauthenticated
+    if (url.pathname !== '/rest/v3/short-urls') return { status: 404, body: {} }
+    const page = Number(url.searchParams.get('page') ?? 1)
+    return {
+      status: 200,
+      body: {
+        shortUrls: {
+          data: items.slice(page - 1, page),
+          pagination: {
+            currentPage: page,
+            pagesCount: 2,
+            itemsPerPage: 1,
+            itemsInCurrentPage: 1,
+            totalItems: 2,
+          },
+        },
+      },
+    }
+  }
+}
+
+/** Kutt v2: `GET /api/v2/links?skip=&limit=`, `X-API-KEY`. */
+export function kuttApi(key: string): Answer {
+  const items = [
+    {
+      id: '6f8a1c1e-0000-4000-8000-000000000001',
+      address: 'kutt1',
+      banned: false,
+      created_at: '2023-03-03T03:03:03.000Z',
+      updated_at: '2023-03-03T03:03:03.000Z',
+      description: 'Kutt one',
+      expire_in: null,
+      target: 'https://example.com/kutt-one',
+      password: false,
+      visit_count: 9,
+      link: 'https://kutt.it/kutt1',
+    },
+  ]
+  return (url, request) => {
+    if (request.headers['x-api-key'] !== key) return unauthenticated
+    if (url.pathname !== '/api/v2/links') return { status: 404, body: {} }
+    const skip = Number(url.searchParams.get('skip') ?? 0)
+    const limit = Number(url.searchParams.get('limit') ?? 10)
+    return {
+      status: 200,
+      body: { limit, skip, total: items.length, data: items.slice(skip, skip + limit) },
+    }
+  }
+}
