@@ -126,6 +126,8 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
 
     // Sign out, then in again with the keyboard only.
     await Promise.all([page.waitForURL(`${origin}/login?signed-out`), page.click('text=Sign out')])
+    // The form puts the cursor in the email field by itself (autofocus); type once it has.
+    await page.waitForFunction(() => document.activeElement?.id === 'email')
     await page.keyboard.type('admin@localhost')
     await page.keyboard.press('Tab')
     await page.keyboard.type(PASSWORD)
