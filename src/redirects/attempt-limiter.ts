@@ -3,7 +3,7 @@
  * and lookups of unknown aliases per visitor. The counting itself is a `Counters`: in this
  * process, in the cluster primary for all the workers of a machine, or in Redis.
  */
-import { MemoryCounters, type Counters } from '../limits/window-counters.js'
+import type { Counters } from '../limits/window-counters.js'
 
 export interface AttemptLimiter {
   /** Seconds until the key may try again, or 0 when it may try now. */
@@ -27,12 +27,5 @@ export class CountingAttemptLimiter implements AttemptLimiter {
 
   async hit(key: string): Promise<void> {
     await this.counters.incr(`${this.name}:${key}`, this.windowMs)
-  }
-}
-
-/** Attempts counted in this process alone. */
-export class MemoryAttemptLimiter extends CountingAttemptLimiter {
-  constructor(max: number, windowMs = 60_000, now: () => number = Date.now) {
-    super(new MemoryCounters(now), 'attempts', max, windowMs)
   }
 }
