@@ -1,5 +1,5 @@
 /** Limits of failed sign-ins, per account and per client address (built in server.ts). */
-import type { AttemptLimiter } from '../redirects/attempt-limiter.js'
+import type { AttemptLimiter } from '../limits/attempt-limiter.js'
 
 export interface SignInLimits {
   /** Failed sign-ins per account (the email, lower-cased). */

@@ -20,7 +20,7 @@ import {
 import { then, type Maybe } from '../shared/maybe.js'
 import { verifyPassword } from '../shared/secrets.js'
 import { isoMicro } from '../shared/time.js'
-import type { AttemptLimiter } from './attempt-limiter.js'
+import type { AttemptLimiter } from '../limits/attempt-limiter.js'
 import type { LinkDirectory } from './link-directory.js'
 import { page, redirect, withQuery, type Outcome } from './outcome.js'
 import { mergeQuery } from './query-merge.js'

@@ -3,7 +3,7 @@
  * and lookups of unknown aliases per visitor. The counting itself is a `Counters`: in this
  * process, in the cluster primary for all the workers of a machine, or in Redis.
  */
-import type { Counters } from '../limits/window-counters.js'
+import type { Counters } from './window-counters.js'
 
 export interface AttemptLimiter {
   /** Seconds until the key may try again, or 0 when it may try now. */
