@@ -1,13 +1,10 @@
-import { type Kysely, type CreateTableBuilder } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Dialect } from '../connect.js'
+import { columnsFor } from './columns.js'
 
 /** The first schema: users and their keys, domains, spaces, pixels and links. */
 export function initial(dialect: Dialect) {
-  const big = dialect === 'postgres' ? 'bigint' : 'integer'
-  const withId = <T extends string>(table: CreateTableBuilder<T, never>) =>
-    dialect === 'postgres'
-      ? table.addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
-      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  const { big, withId } = columnsFor(dialect)
 
   return {
     async up(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,6 @@
-import type { CreateTableBuilder, Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Dialect } from '../connect.js'
+import { columnsFor } from './columns.js'
 
 /**
  * Imports from other shorteners:
@@ -10,11 +11,7 @@ import type { Dialect } from '../connect.js'
  *   became. Deleting that link deletes its key, so a later import may bring it back.
  */
 export function imports(dialect: Dialect) {
-  const big = dialect === 'postgres' ? 'bigint' : 'integer'
-  const withId = <T extends string>(table: CreateTableBuilder<T, never>) =>
-    dialect === 'postgres'
-      ? table.addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
-      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  const { big, withId } = columnsFor(dialect)
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await withId(db.schema.createTable('imports'))
