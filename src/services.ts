@@ -130,7 +130,13 @@ export function createServices(db: Db, options: ServiceOptions) {
           )
         ).rows,
     ),
-    imports: new ImportService({ store: new SqlImportStore(db), events, present, timeZoneOf, now }),
+    imports: new ImportService({
+      store: new SqlImportStore(db, stores.links),
+      events,
+      present,
+      timeZoneOf,
+      now,
+    }),
     webhookPolicy: options.webhookPolicy ?? PUBLIC_ONLY,
     webhooks: new WebhookService(
       new SqlWebhookStore(db),

@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely'
 import type { Db } from '../db/connect.js'
+import type { LinkStore } from '../links/store.js'
 import type { Page } from '../db/paging.js'
 import type { ImportRowResultRow, ImportRunRow, LinkRow, NewLinkRow } from '../db/types.js'
 import type { Outcome } from './planner.js'
@@ -34,7 +35,10 @@ export interface RowResult {
 const aliasKey = (domainId: number, alias: string) => `${domainId}/${alias}`
 
 export class SqlImportStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly links: Pick<LinkStore, 'aliasTaken'>,
+  ) {}
 
   async create(run: NewImport): Promise<ImportRunRow> {
     return this.db.kysely
@@ -146,14 +150,8 @@ export class SqlImportStore {
     return taken
   }
 
-  async aliasTaken(domainId: number, alias: string): Promise<boolean> {
-    const row = await this.db.kysely
-      .selectFrom('links')
-      .select('id')
-      .where('domain_id', '=', domainId)
-      .where('alias', '=', alias)
-      .executeTakeFirst()
-    return row !== undefined
+  aliasTaken(domainId: number, alias: string): Promise<boolean> {
+    return this.links.aliasTaken(domainId, alias)
   }
 
   /**
