@@ -70,8 +70,15 @@ describe('phpShort 2.x names', () => {
     expect(await listIds(t, `links?domain=${t.defaultDomainId}&by=alias&search=in-spa`)).toEqual([
       inSpace.id,
     ])
+    // `by` is read on every list: a bad value is refused under its own name.
     const pixels = await t.call('GET', `${API}/pixels?by=name&search=x`)
     expectStatus(pixels, 200)
+    expect((await t.call('GET', `${API}/pixels?by=type`)).json()).toEqual(
+      validation({ by: ['The selected by is invalid.'] }),
+    )
+    expect((await t.call('GET', `${API}/spaces?by=color`)).json()).toEqual(
+      validation({ by: ['The selected by is invalid.'] }),
+    )
   })
 
   it('sorts by clicks with sort=max (most first) and sort=min (fewest first)', async () => {
