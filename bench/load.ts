@@ -21,6 +21,9 @@ export interface LoadOptions {
   seconds: number
   headers: Record<string, string>
   dir: string
+  /** GET unless told; a body (form-encoded) goes with every request. */
+  method?: string
+  body?: string
 }
 
 export function hasWrk(): boolean {
@@ -45,7 +48,9 @@ function wrk(options: LoadOptions): LoadResult {
   writeFileSync(
     script,
     `local paths = {${options.paths.map((p) => `"${p}"`).join(',')}}\n` +
-      'local i = 0\nrequest = function()\n  i = i + 1\n  return wrk.format("GET", paths[(i % #paths) + 1])\nend\n',
+      `local body = ${options.body === undefined ? 'nil' : JSON.stringify(options.body)}\n` +
+      'local i = 0\nrequest = function()\n  i = i + 1\n' +
+      `  return wrk.format("${options.method ?? 'GET'}", paths[(i % #paths) + 1], nil, body)\nend\n`,
   )
   const args = [
     '-t1',
@@ -60,12 +65,17 @@ function wrk(options: LoadOptions): LoadResult {
   const out = spawnSync('wrk', args, { encoding: 'utf8' }).stdout
   const line = (re: RegExp) => re.exec(out)?.[1] ?? 'NaN'
   const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? '0'
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
+    out,
+  )
   return {
     rps: Number(line(/Requests\/sec:\s+([\d.]+)/)),
     p50ms: toMs(line(/\s50%\s+(\S+)/)),
     p99ms: toMs(line(/\s99%\s+(\S+)/)),
     requests: Number(line(/(\d+) requests in/)),
-    errors: Number(errors),
+    errors:
+      Number(errors) +
+      (socketErrors ? socketErrors.slice(1).reduce((n, v) => n + Number(v), 0) : 0),
   }
 }
 
@@ -76,7 +86,11 @@ async function autocannon(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections,
     duration: options.seconds,
     headers: options.headers,
-    requests: options.paths.map((path) => ({ method: 'GET', path })),
+    requests: options.paths.map((path) => ({
+      method: (options.method ?? 'GET') as 'GET',
+      path,
+      ...(options.body === undefined ? {} : { body: options.body }),
+    })),
   })
   return {
     rps: result.requests.average,

@@ -2,11 +2,13 @@
  * `npm run bench`: measures, prints and explains. Scenarios run one after another on this
  * machine; every figure comes from this run. Settings: BENCH_ROUNDS (3), BENCH_SECONDS (5),
  * BENCH_CONNECTIONS (50), BENCH_ONLY (comma list of scenario names: redirect-1k, redirect-1m,
- * redirect-2w, redirect-bots, stats), BENCH_STATS_CLICKS (1,000,000).
+ * redirect-2w, redirect-bots, api, stats), BENCH_STATS_CLICKS (1,000,000), BENCH_API_LINKS
+ * (1,000,000), BENCH_DATABASE (sqlite; `postgres` runs the api scenario on PostgreSQL).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { apiBench, postgresTarget, printApi, seedApiDatabase, type BenchTarget } from './api.js'
 import { hasWrk } from './load.js'
 import { redirectBench, type BenchSettings, type RedirectReport } from './redirect.js'
 import { seedDatabase } from './seed.js'
@@ -114,6 +116,28 @@ that ceiling slink keeps while it finds the domain and link in its cache, applie
 answers, and hands each click to the writer thread (which describes, aggregates and stores it).
 Load generator and server share this machine's cores: on two cores the click writer competes
 with the load generator, which the bare server does not have to.`)
+  if (wanted('api')) {
+    const count = Number(process.env.BENCH_API_LINKS ?? 1_000_000)
+    const postgres = process.env.BENCH_DATABASE === 'postgres' ? await postgresTarget() : null
+    const target: BenchTarget = postgres?.target ?? {
+      kind: 'sqlite',
+      path: join(settings.dir, 'api.db'),
+    }
+    try {
+      const started = Date.now()
+      await seedApiDatabase(target, count)
+      console.log(
+        `\nseeded ${count} links (${target.kind}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      )
+      printApi(
+        target.kind === 'postgres' ? 'PostgreSQL' : 'SQLite',
+        count,
+        await apiBench(target, count, settings),
+      )
+    } finally {
+      await postgres?.drop()
+    }
+  }
   if (wanted('stats')) printStats(await statsBench(settings.dir))
   rmSync(settings.dir, { recursive: true, force: true })
 }

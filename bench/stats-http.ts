@@ -30,9 +30,10 @@ export function post(
   path: string,
   headers: Record<string, string>,
   form: Record<string, string>,
+  method = 'POST',
 ): Promise<Answer> {
   const type = { 'content-type': 'application/x-www-form-urlencoded' }
-  return send(port, 'POST', path, { ...headers, ...type }, new URLSearchParams(form).toString())
+  return send(port, method, path, { ...headers, ...type }, new URLSearchParams(form).toString())
 }
 
 function send(

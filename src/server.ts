@@ -3,6 +3,7 @@
  * default domain, listens, and shuts down gracefully (stop accepting, answer what is in
  * flight, finish background work, close the database).
  */
+import cluster from 'node:cluster'
 import type { FastifyInstance } from 'fastify'
 import { buildApp, signInLimits } from './app.js'
 import type { Config } from './config.js'
@@ -113,6 +114,17 @@ export async function startService(
     say(`slink is listening on port ${port}; short links at ${config.publicUrl.origin}`)
   }
 
+  // Title fetches left pending by the last stop are taken up again, by one process of the
+  // machine (the only one, or the first worker); stopping aborts those in flight (they stay
+  // pending in the database) instead of waiting for them.
+  const resuming =
+    !options.worker || cluster.worker?.id === 1
+      ? services.titles?.resume().catch(log('resuming title fetches failed'))
+      : undefined
+  const titlesStopped = async () => {
+    await services.titles?.stop()
+    await resuming
+  }
   let stopping: Promise<void> | null = null
   const stop = () =>
     (stopping ??= (async () => {
@@ -128,7 +140,7 @@ export async function startService(
       await stopRelay()
       if (counters instanceof PrimaryCounters) counters.close()
       await Promise.all([redis?.quit().catch(() => {}), subscriber?.quit().catch(() => {})])
-      await services.titles?.idle()
+      await titlesStopped()
       await db.close()
     })())
   return { app, services, redirects, port, stop }

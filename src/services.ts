@@ -68,7 +68,12 @@ export function createServices(db: Db, options: ServiceOptions) {
     options.titleFetch === false
       ? null
       : new TitleQueue(
-          (id, url, title) => links.keepFetchedTitle(id, url, title),
+          {
+            save: (id, url, title) => links.keepFetchedTitle(id, url, title),
+            mark: (id) => stores.links.markTitleFetch(id, now()),
+            finish: (id, url) => stores.links.finishTitleFetch(id, url),
+            pending: (afterId, limit) => stores.links.pendingTitleFetches(afterId, limit),
+          },
           options.titleFetch,
         )
   const users = new UserService(stores.users, now)

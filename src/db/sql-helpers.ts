@@ -2,9 +2,17 @@
 import { sql, type RawBuilder } from 'kysely'
 
 /** Case-insensitive substring match in which `%` and `_` are literal. */
-export function containsInsensitive(column: string, term: string): RawBuilder<boolean> {
+export function containsInsensitive(
+  column: string,
+  term: string,
+  dialect: 'sqlite' | 'postgres' = 'sqlite',
+): RawBuilder<boolean> {
   const escaped = term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)
-  return sql<boolean>`lower(${sql.ref(column)}) like ${`%${escaped}%`} escape '\\'`
+  // PostgreSQL's LIKE escapes with a backslash by default; leaving the ESCAPE clause out keeps
+  // the pattern a plain parameter, which pg_trgm's indexes can serve.
+  return dialect === 'postgres'
+    ? sql<boolean>`lower(${sql.ref(column)}) like ${`%${escaped}%`}`
+    : sql<boolean>`lower(${sql.ref(column)}) like ${`%${escaped}%`} escape '\\'`
 }
 
 /** A text sort key that orders the same way on both engines (byte order of the lower-cased text). */

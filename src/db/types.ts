@@ -1,5 +1,5 @@
 /** Table shapes as the query builder sees them. Timestamps are epoch milliseconds. */
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
 
 export interface UsersTable {
   id: Generated<number>
@@ -99,6 +99,8 @@ export interface LinksTable {
   ends_at: number | null
   created_at: number
   updated_at: number
+  /** When a background title fetch was asked for and has not finished (null: none pending). */
+  title_fetch_at: ColumnType<number | null, number | null | undefined, number | null>
 }
 
 export interface LinkPixelsTable {

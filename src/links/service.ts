@@ -105,6 +105,8 @@ export class LinkService {
       created_at: now,
       updated_at: now,
     }
+    // Marked in the same write: a stop before the fetch ends leaves it for the next start.
+    if (this.deps.titles && row.title_locked === 0) row.title_fetch_at = now
     const link = await writeUnique(errors, 'alias', () =>
       this.deps.events.commit(async (raise) => {
         const link = await this.deps.links.create(row, pixelIds ?? [])
@@ -176,7 +178,7 @@ export class LinkService {
       }),
     )
     if (updated.title_locked === 0 && (updated.url !== current.url || updated.title === null)) {
-      this.deps.titles?.enqueue(updated.id, updated.url)
+      await this.deps.titles?.markAndEnqueue(updated.id, updated.url)
     }
     return updated
   }

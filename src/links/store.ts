@@ -44,6 +44,12 @@ export interface LinkStore {
   rowsOf(filter: { spaceId?: number; domainId?: number }): Promise<LinkRow[]>
   /** Sets a fetched title unless the client has set one or the URL changed meanwhile. */
   setFetchedTitle(id: number, url: string, title: string): Promise<void>
+  /** Marks a link as waiting for its title. */
+  markTitleFetch(id: number, at: number): Promise<void>
+  /** Clears the mark of a finished fetch of `url` (a newer URL keeps its mark). */
+  finishTitleFetch(id: number, url: string): Promise<void>
+  /** Links waiting for their title after `afterId`, in id order. */
+  pendingTitleFetches(afterId: number, limit: number): Promise<{ id: number; url: string }[]>
 }
 
 export class SqlLinkStore implements LinkStore {
@@ -75,7 +81,7 @@ export class SqlLinkStore implements LinkStore {
 
   private filtered(userId: number, filter: LinkFilter, now: number) {
     let base = this.db.kysely.selectFrom('links').where('user_id', '=', userId)
-    if (filter.search) base = base.where(containsInsensitive(filter.searchBy, filter.search))
+    if (filter.search) base = base.where(this.searchCondition(filter.searchBy, filter.search))
     if (filter.spaceId !== undefined) {
       base =
         filter.spaceId === 0
@@ -96,6 +102,20 @@ export class SqlLinkStore implements LinkStore {
     }
     if (filter.status) base = base.where(statusCondition(filter.status, now))
     return base
+  }
+
+  /**
+   * The substring search, case-insensitive. On SQLite, a term of three characters or more is
+   * first looked up in the trigram index (`links_search`, migration 0008) and the candidates are
+   * checked with the same comparison as without it, so the index changes the speed, never the
+   * answer; shorter terms (which match most links anyway) scan. On PostgreSQL the comparison
+   * itself uses the pg_trgm index.
+   */
+  private searchCondition(column: LinkFilter['searchBy'], term: string) {
+    const contains = containsInsensitive(column, term, this.db.dialect)
+    if (this.db.dialect !== 'sqlite' || [...term].length < 3) return contains
+    const phrase = `${column} : "${term.replace(/"/g, '""')}"`
+    return sql<boolean>`(links.id in (select rowid from links_search where links_search match ${phrase}) and ${contains})`
   }
 
   find(userId: number, id: number): Promise<LinkRow | undefined> {
@@ -224,6 +244,34 @@ export class SqlLinkStore implements LinkStore {
       .where('id', '=', id)
       .where('url', '=', url)
       .where('title_locked', '=', 0)
+      .execute()
+  }
+
+  async markTitleFetch(id: number, at: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('links')
+      .set({ title_fetch_at: at })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  async finishTitleFetch(id: number, url: string): Promise<void> {
+    await this.db.kysely
+      .updateTable('links')
+      .set({ title_fetch_at: null })
+      .where('id', '=', id)
+      .where('url', '=', url)
+      .execute()
+  }
+
+  pendingTitleFetches(afterId: number, limit: number): Promise<{ id: number; url: string }[]> {
+    return this.db.kysely
+      .selectFrom('links')
+      .select(['id', 'url'])
+      .where('title_fetch_at', 'is not', null)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
       .execute()
   }
 }

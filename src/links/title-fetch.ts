@@ -12,6 +12,8 @@ export interface TitleFetchOptions {
   timeoutMs?: number
   maxBytes?: number
   maxRedirects?: number
+  /** Aborts the fetch (a stopping service). */
+  signal?: AbortSignal
 }
 
 export function extractTitle(html: string): string | null {
@@ -37,6 +39,7 @@ export async function fetchTitle(
       timeoutMs: options.timeoutMs ?? 5000,
       maxBytes: options.maxBytes ?? 256 * 1024,
       maxRedirects: options.maxRedirects ?? 3,
+      ...(options.signal ? { signal: options.signal } : {}),
       enough: (text) => /<\/title>/i.test(text),
     })
     const type = String(answer.headers['content-type'] ?? '')

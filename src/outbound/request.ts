@@ -23,6 +23,8 @@ export interface OutboundOptions {
   maxRedirects?: number
   /** Stop reading once the body read so far satisfies this (a title fetch needs `</title>`). */
   enough?: (text: string) => boolean
+  /** Aborts the exchange (its socket is closed and the promise rejects). */
+  signal?: AbortSignal
 }
 
 export interface OutboundAnswer {
@@ -82,6 +84,7 @@ function exchange(
         method: options.method ?? 'GET',
         lookup: pin,
         agent: false,
+        ...(options.signal ? { signal: options.signal } : {}),
         headers: {
           ...(options.body !== undefined
             ? { 'content-length': String(Buffer.byteLength(options.body)) }
@@ -133,6 +136,7 @@ export async function outboundRequest(
   const deadline = Date.now() + options.timeoutMs
   let url = new URL(target)
   for (let hop = 0; ; hop++) {
+    options.signal?.throwIfAborted()
     const pinned = await checkedAddress(url, options.policy)
     const left = deadline - Date.now()
     if (left <= 0) throw new Error(`no answer within ${options.timeoutMs} ms`)

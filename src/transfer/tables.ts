@@ -46,7 +46,16 @@ export function isListedTable(name: string): name is TableName {
   return Object.hasOwn(TABLES, name)
 }
 
-/** Tables of SQLite itself and of the migrator: never dumped (the target's migrator writes its own). */
+/**
+ * Tables of SQLite itself and of the migrator, and SQLite's search index of the links (an FTS5
+ * table and its shadow tables, migration 0008, filled by triggers as the links arrive): never
+ * dumped (the target's migrator writes its own).
+ */
 export function isInternalTable(name: string): boolean {
-  return name.startsWith('kysely_') || name.startsWith('sqlite_')
+  return (
+    name.startsWith('kysely_') ||
+    name.startsWith('sqlite_') ||
+    name === 'links_search' ||
+    name.startsWith('links_search_')
+  )
 }

@@ -107,6 +107,28 @@ describe('search', () => {
     expect(await all('&search=%25_o&search_by=url')).toEqual(ids(1))
   })
 
+  it('finds what a change made searchable, and nothing a change or a deletion took away', async () => {
+    const KEY_D = 'test-key-user-d-search-0123456789'
+    await t.services.users.createUser({ email: 'd@example.com', name: 'Dora', apiKey: KEY_D })
+    const find = (query: string) => listIds(t, `links?per_page=100${query}`, KEY_D)
+    const a = await createLink(t, { title: 'Été "quoted" sale', alias: 'dora-one' }, KEY_D)
+    const b = await createLink(t, { title: 'Another page', alias: 'dora-two' }, KEY_D)
+    // Non-ASCII letters match in either case; quotes and spaces are part of the term.
+    expect(await find(`&search=${encodeURIComponent('ÉTÉ')}`)).toEqual([a.id])
+    expect(await find(`&search=${encodeURIComponent('"quoted" s')}`)).toEqual([a.id])
+    expect(await find(`&search=${encodeURIComponent('" s')}`)).toEqual([a.id])
+    expect(await find('&search=dora-&search_by=alias')).toEqual([b.id, a.id])
+    // A new title is found at once and the old one no longer.
+    expectStatus(
+      await t.call('PATCH', `${API}/links/${b.id}`, { form: { title: 'Renamed' }, key: KEY_D }),
+      200,
+    )
+    expect(await find('&search=another')).toEqual([])
+    expect(await find('&search=renamed')).toEqual([b.id])
+    expectStatus(await t.call('DELETE', `${API}/links/${a.id}`, { key: KEY_D }), 200)
+    expect(await find('&search=dora-&search_by=alias')).toEqual([b.id])
+  })
+
   it('finds nothing when nothing matches (200, empty data)', async () => {
     expect(await all('&search=no-such-thing')).toEqual([])
     expect(await all('&search=summer&search_by=alias')).toEqual([])

@@ -91,3 +91,57 @@ describe('a fetched title is a change', () => {
     expect(body.data.link).toMatchObject({ id: link.id, title: 'Autumn sale' })
   })
 })
+
+describe('title fetches across a stop', () => {
+  const pending = () =>
+    t.services.db.kysely
+      .selectFrom('links')
+      .select(['id', 'title', 'title_fetch_at'])
+      .where('title_fetch_at', 'is not', null)
+      .orderBy('id')
+      .execute()
+
+  it('stops at once with fetches hanging, leaves them marked, and a new queue resumes them', async () => {
+    let hanging = 0
+    site.on('/slow', () => {
+      hanging++ // never answers
+    })
+    await t.services.titles!.idle()
+    expect(await pending()).toEqual([])
+    const links = [
+      await create({ url: `${site.origin}/slow` }),
+      await create({ url: `${site.origin}/slow` }),
+      await create({ url: `${site.origin}/slow` }),
+    ]
+    // Two run (the concurrency), one waits; all three are marked from their create on.
+    await expect.poll(() => hanging).toBe(2)
+    expect((await pending()).map((r) => r.id)).toEqual(links.map((l) => l.id))
+    const started = Date.now()
+    await t.services.titles!.stop()
+    expect(Date.now() - started).toBeLessThan(1000)
+    // Nothing was fetched, nothing was cleared.
+    expect(await pending()).toEqual(
+      links.map((l) => ({ id: l.id, title: null, title_fetch_at: expect.any(Number) })),
+    )
+    // The next start: the page answers now, and resuming takes every marked link up.
+    site.html('/slow', '<title>Finally here</title>')
+    const { TitleQueue } = await import('../../src/links/title-queue.js')
+    const { stores } = t.services
+    const next = new TitleQueue(
+      {
+        save: (id, url, title) => t.services.links.keepFetchedTitle(id, url, title),
+        mark: (id) => stores.links.markTitleFetch(id, Date.now()),
+        finish: (id, url) => stores.links.finishTitleFetch(id, url),
+        pending: (after, limit) => stores.links.pendingTitleFetches(after, limit),
+      },
+      { allowPrivate: true, timeoutMs: 2000 },
+    )
+    expect(await next.resume(2)).toBeGreaterThanOrEqual(3)
+    await next.idle()
+    expect(await pending()).toEqual([])
+    for (const link of links) {
+      const res = await t.call('GET', `/api/v1/links/${link.id}`)
+      expect((res.json() as { data: Link }).data.title).toBe('Finally here')
+    }
+  })
+})

@@ -1,0 +1,346 @@
+/**
+ * The API and dashboard scenarios of `npm run bench`: a database with 1,000,000 links of one
+ * user (BENCH_API_LINKS), served by `slink serve --workers 1`, against a bare node:http server
+ * that answers the same status and the same JSON body (captured from slink just before) in the
+ * same run. Both are loaded in alternation, round after round, by the same load generator; the
+ * median of the per-round ratios is reported. Then the dashboard's links page and overview are
+ * timed the way a browser sees them (one keep-alive connection, sending to last byte).
+ *
+ * BENCH_DATABASE=postgres runs the same scenarios on PostgreSQL (a new database on
+ * TEST_POSTGRES_URL's server, dropped afterwards).
+ */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { spawn } from 'node:child_process'
+import { sql } from 'kysely'
+import pg from 'pg'
+import { openDatabase, type Db } from '../src/db/connect.js'
+import { migrate } from '../src/db/migrate.js'
+import { hashPassword, keyPrefix, sha256 } from '../src/shared/secrets.js'
+import { load, type LoadResult } from './load.js'
+import type { BenchSettings } from './redirect.js'
+import { startSlink, type Running } from './servers.js'
+import { closeConnections, get, post, time, type Timing } from './stats-http.js'
+
+const KEY = 'slk_benchApiKey0123456789abcdefghijklmnopqrstu'
+const EMAIL = 'bench@localhost'
+const PASSWORD = 'bench-password-1'
+
+export type BenchTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string }
+
+export interface ApiRound {
+  bare: LoadResult
+  slink: LoadResult
+  ratio: number
+}
+
+export interface ApiReport {
+  name: string
+  goal: number
+  rounds: ApiRound[]
+  medianRatio: number
+  slinkP99ms: number
+  errors: number
+}
+
+export interface PageReport {
+  what: string
+  timing: Timing
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/**
+ * One user with a password and an API key, the global domain `127.0.0.1`, and `count` links
+ * `b0`… with titles, click totals spread over 0–99,999, every 50th disabled and every 40th
+ * expired by date, inserted by the database itself in one statement (search index included).
+ */
+export async function seedApiDatabase(target: BenchTarget, count: number): Promise<void> {
+  const db: Db = openDatabase(target)
+  try {
+    await migrate(db)
+    const now = Date.now()
+    const hash = await hashPassword(PASSWORD)
+    await sql`INSERT INTO users (name, email, timezone, created_at, updated_at, password_hash, role)
+      VALUES ('Bench', ${EMAIL}, 'UTC', ${now}, ${now}, ${hash}, 'admin')`.execute(db.kysely)
+    await sql`INSERT INTO api_keys (user_id, prefix, hash, created_at)
+      VALUES (1, ${keyPrefix(KEY)}, ${sha256(KEY)}, ${now})`.execute(db.kysely)
+    await sql`INSERT INTO domains (user_id, name, url, created_at, updated_at)
+      VALUES (NULL, '127.0.0.1', 'http://127.0.0.1', ${now}, ${now})`.execute(db.kysely)
+    const numbers =
+      target.kind === 'postgres'
+        ? sql`SELECT g AS i FROM generate_series(0, ${count - 1}) AS g`
+        : sql`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${count - 1}) SELECT i FROM n`
+    const text = target.kind === 'postgres' ? sql`::text` : sql``
+    await sql`INSERT INTO links (user_id, domain_id, alias, url, title, title_locked, target_type,
+        disabled, privacy, clicks, ends_at, created_at, updated_at)
+      SELECT 1, 1, 'b' || i${text}, 'https://example.com/landing/' || i${text} || '?src=bench',
+        'Landing page ' || i${text}, 1, 0,
+        CASE WHEN i % 50 = 0 THEN 1 ELSE 0 END, 0, (i * 7919) % 100000,
+        CASE WHEN i % 40 = 0 THEN ${now - 86_400_000} ELSE NULL END,
+        ${now} - i, ${now} - i
+      FROM (${numbers}) AS numbers`.execute(db.kysely)
+    await sql`ANALYZE`.execute(db.kysely)
+  } finally {
+    await db.close()
+  }
+}
+
+/** A new PostgreSQL database for one bench run, and its removal. */
+export async function postgresTarget(): Promise<{ target: BenchTarget; drop(): Promise<void> }> {
+  const admin = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+  const name = `slink_bench_${process.pid}`
+  const client = new pg.Client({ connectionString: admin })
+  await client.connect()
+  await client.query(`DROP DATABASE IF EXISTS ${name}`)
+  await client.query(`CREATE DATABASE ${name}`)
+  await client.end()
+  const url = new URL(admin)
+  url.pathname = `/${name}`
+  return {
+    target: { kind: 'postgres', url: url.toString() },
+    drop: async () => {
+      const c = new pg.Client({ connectionString: admin })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    },
+  }
+}
+
+/** A node:http server answering every request with one fixed status and JSON body. */
+async function startBareJson(dir: string, status: number, body: string): Promise<Running> {
+  const file = join(dir, `bare-json-${status}.cjs`)
+  writeFileSync(
+    file,
+    "const http = require('node:http')\n" +
+      `const body = Buffer.from(${JSON.stringify(body)})\n` +
+      'const server = http.createServer((req, res) => {\n' +
+      "  req.on('data', () => {})\n" +
+      "  req.on('end', () => {\n" +
+      `    res.writeHead(${status}, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length })\n` +
+      '    res.end(body)\n' +
+      '  })\n' +
+      '})\n' +
+      "server.listen(0, '127.0.0.1', () => console.log(`bare listening on ${server.address().port}`))\n" +
+      "process.on('SIGTERM', () => server.close(() => process.exit(0)))\n",
+  )
+  const child = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = /bare listening on (\d+)/.exec(out)
+      if (match) resolve(Number(match[1]))
+    })
+    child.on('exit', (code) => reject(new Error(`bare server exited (${code}): ${out}`)))
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+  return {
+    port,
+    child,
+    stop: () => {
+      child.kill('SIGTERM')
+      return exited
+    },
+  }
+}
+
+interface ApiScenario {
+  name: string
+  goal: number
+  method: 'GET' | 'POST' | 'PUT'
+  paths: string[]
+  body?: string
+  status: number
+}
+
+const FORM = 'application/x-www-form-urlencoded'
+
+export function apiScenarios(count: number): ApiScenario[] {
+  // 1,000 links spread over the stored ones.
+  const ids = Array.from({ length: 1000 }, (_, i) => 1 + Math.floor((i * count) / 1000))
+  // Searches an owner would type: the first digits of an alias (about 111 links match each).
+  const terms = Array.from({ length: 200 }, (_, i) => `b${1000 + ((i * 37) % 9000)}`)
+  return [
+    {
+      name: 'show a link: GET /api/v1/links/{id}',
+      goal: 0.35,
+      method: 'GET',
+      paths: ids.map((id) => `/api/v1/links/${id}`),
+      status: 200,
+    },
+    {
+      name: 'list 25 links: GET /api/v1/links?search=…&search_by=alias&status=1&sort_by=clicks&per_page=25',
+      goal: 0.2,
+      method: 'GET',
+      paths: terms.map(
+        (term) =>
+          `/api/v1/links?search=${term}&search_by=alias&status=1&sort_by=clicks&sort=desc&per_page=25`,
+      ),
+      status: 200,
+    },
+    {
+      name: 'create a link: POST /api/v1/links (url, form-encoded)',
+      goal: 0.25,
+      method: 'POST',
+      paths: ['/api/v1/links'],
+      body: 'url=https%3A%2F%2Fexample.com%2Fnew%3Fsrc%3Dbench',
+      status: 201,
+    },
+    {
+      name: 'update a link: PUT /api/v1/links/{id} (title, form-encoded)',
+      goal: 0.25,
+      method: 'PUT',
+      paths: ids.map((id) => `/api/v1/links/${id}`),
+      body: 'title=Renamed+by+the+bench',
+      status: 200,
+    },
+  ]
+}
+
+async function capture(port: number, scenario: ApiScenario): Promise<string> {
+  const headers = { authorization: `Bearer ${KEY}` }
+  const path = scenario.paths[0]!
+  const answer =
+    scenario.method === 'GET'
+      ? await get(port, path, headers)
+      : await post(
+          port,
+          path,
+          headers,
+          Object.fromEntries(new URLSearchParams(scenario.body ?? '')),
+          scenario.method,
+        )
+  if (answer.status !== scenario.status) {
+    throw new Error(
+      `${scenario.name}: expected ${scenario.status}, got ${answer.status} ${answer.body}`,
+    )
+  }
+  return answer.body
+}
+
+export async function apiBench(
+  target: BenchTarget,
+  count: number,
+  settings: BenchSettings,
+): Promise<{ api: ApiReport[]; pages: PageReport[] }> {
+  const env: Record<string, string> = target.kind === 'postgres' ? { DATABASE_URL: target.url } : {}
+  const slink = await startSlink(target.kind === 'sqlite' ? target.path : '', [], env)
+  const reports: ApiReport[] = []
+  try {
+    for (const scenario of apiScenarios(count)) {
+      const body = await capture(slink.port, scenario)
+      const bare = await startBareJson(settings.dir, scenario.status, body)
+      const common = {
+        paths: scenario.paths,
+        connections: settings.connections,
+        headers: {
+          Authorization: `Bearer ${KEY}`,
+          ...(scenario.body === undefined ? {} : { 'Content-Type': FORM }),
+        },
+        dir: settings.dir,
+        method: scenario.method,
+        ...(scenario.body === undefined ? {} : { body: scenario.body }),
+      }
+      try {
+        await load({ ...common, port: bare.port, seconds: 2 })
+        await load({ ...common, port: slink.port, seconds: 2 })
+        const rounds: ApiRound[] = []
+        for (let i = 0; i < settings.rounds; i++) {
+          const b = await load({ ...common, port: bare.port, seconds: settings.seconds })
+          const s = await load({ ...common, port: slink.port, seconds: settings.seconds })
+          rounds.push({ bare: b, slink: s, ratio: s.rps / b.rps })
+        }
+        reports.push({
+          name: scenario.name,
+          goal: scenario.goal,
+          rounds,
+          medianRatio: median(rounds.map((r) => r.ratio)),
+          slinkP99ms: median(rounds.map((r) => r.slink.p99ms)),
+          errors: rounds.reduce((n, r) => n + r.slink.errors, 0),
+        })
+      } finally {
+        await bare.stop()
+      }
+    }
+    const pages = await dashboardTimings(slink.port)
+    return { api: reports, pages }
+  } finally {
+    closeConnections()
+    const code = await slink.stop()
+    if (code !== 0) console.error(`slink exited with ${code}`)
+  }
+}
+
+/** Signs in through the real form and times the links page and the overview. */
+async function dashboardTimings(port: number): Promise<PageReport[]> {
+  const form = await get(port, '/login', {})
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)?.[1]
+  const csrfCookie = String(form.headers['set-cookie'] ?? '').split(';')[0]!
+  if (!csrf) throw new Error('no CSRF token on the sign-in form')
+  const signedIn = await post(
+    port,
+    '/login',
+    { cookie: csrfCookie },
+    { _csrf: csrf, email: EMAIL, password: PASSWORD },
+  )
+  const session = String(signedIn.headers['set-cookie'] ?? '').split(';')[0]!
+  if (signedIn.status !== 303 || !session.startsWith('slink_session=')) {
+    throw new Error(`sign-in failed: ${signedIn.status} ${signedIn.body}`)
+  }
+  const cookie = { cookie: session }
+  const pages: [string, string][] = [
+    [
+      'links page: 100 rows, status=1, sort_by=clicks',
+      '/dashboard/links?status=1&sort_by=clicks&sort=desc&per_page=100',
+    ],
+    [
+      'links page: 100 rows, search_by=title "page 12", sort_by=alias',
+      '/dashboard/links?search=page+12&search_by=title&sort_by=alias&sort=asc&per_page=100',
+    ],
+    ['links page: 100 rows, newest first (no filter)', '/dashboard/links?per_page=100'],
+    ['overview', '/dashboard'],
+  ]
+  const out: PageReport[] = []
+  for (const [what, path] of pages) out.push({ what, timing: await time(port, path, cookie) })
+  return out
+}
+
+export function printApi(
+  engine: string,
+  count: number,
+  result: { api: ApiReport[]; pages: PageReport[] },
+): void {
+  console.log(`\nAPI on ${engine}, ${count.toLocaleString('en')} links stored (one user)`)
+  for (const report of result.api) {
+    console.log(`\n${report.name}`)
+    console.log('  round   bare req/s   p50     p99   |  slink req/s   p50     p99   | ratio')
+    report.rounds.forEach((r, i) => {
+      const cell = (l: LoadResult) =>
+        `${l.rps.toFixed(0).padStart(10)} ${l.p50ms.toFixed(2).padStart(6)} ${l.p99ms.toFixed(2).padStart(7)}`
+      console.log(
+        `  ${String(i + 1).padStart(5)} ${cell(r.bare)}   | ${cell(r.slink)}   | ${r.ratio.toFixed(3)}`,
+      )
+    })
+    const met = report.medianRatio >= report.goal && report.slinkP99ms <= 20 ? 'met' : 'NOT met'
+    console.log(
+      `  median ratio ${report.medianRatio.toFixed(3)} (goal ≥ ${report.goal}); slink median p99 ` +
+        `${report.slinkP99ms.toFixed(2)} ms (goal ≤ 20 ms): ${met}; errors ${report.errors}`,
+    )
+  }
+  console.log(`\ndashboard on ${engine} (one keep-alive connection, 5 warm-up + 31 timed requests)`)
+  console.log(
+    '  page                                                        median     p90      max',
+  )
+  for (const page of result.pages) {
+    const t = page.timing
+    console.log(
+      `  ${page.what.padEnd(58)} ${t.medianMs.toFixed(2).padStart(7)} ${t.p90Ms.toFixed(2).padStart(7)} ${t.maxMs.toFixed(2).padStart(8)} ms`,
+    )
+  }
+}
