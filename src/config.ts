@@ -27,6 +27,7 @@ export interface Config {
   pixelConsent: boolean
   /** Private hosts, addresses or CIDRs webhooks may reach (public addresses always). */
   webhookAllowedHosts: string[]
+  titleFetchAllowedHosts: string[]
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Non-public hosts, addresses and CIDRs an import through the API may reach. */
   importAllowedHosts: string[]
@@ -61,6 +62,11 @@ export const CONFIG_VARIABLES = [
   ['REDIRECT_STATUS', '302', 'Status of a plain redirect: 301, 302, 307 or 308.'],
   ['API_RATE_LIMIT', '60', 'API requests a minute per key (0 turns the limit off).'],
   ['TITLE_FETCH', 'true', "Fetch a new link's title from its destination page in the background."],
+  [
+    'TITLE_FETCH_ALLOWED_HOSTS',
+    '(none)',
+    'Comma list of private hosts, addresses or CIDRs whose pages may give titles (an intranet).',
+  ],
   ['PIXEL_CONSENT', 'false', 'Ask visitors for consent before loading tracking pixels.'],
   [
     'CACHE_TTL',
@@ -136,30 +142,18 @@ function trustProxy(env: Env): TrustProxy {
   )
 }
 
-/** IMPORT_ALLOWED_HOSTS: like WEBHOOK_ALLOWED_HOSTS, for imports started through the API. */
+/**
+ * The allow lists of the guarded outbound client (WEBHOOK_ALLOWED_HOSTS, IMPORT_ALLOWED_HOSTS,
+ * TITLE_FETCH_ALLOWED_HOSTS): private hosts, addresses or CIDRs an operator lets it reach.
+ */
 function allowList(env: Env, name: string): string[] {
   const raw = env[name]?.trim()
   if (!raw) return []
-  const entries = raw
-    .split(',')
-    .map((e) => e.trim())
-    .filter((e) => e !== '')
+  // An empty entry (`a,,b`) is refused like any other bad one: it is most likely a typo.
+  const entries = raw.split(',').map((e) => e.trim())
   const bad = entries.find((e) => !isAllowListEntry(e))
   if (bad !== undefined) {
     throw new ConfigError(`${name} must be a comma list of hosts, addresses or CIDRs, got "${bad}"`)
-  }
-  return entries
-}
-
-function webhookAllowedHosts(env: Env): string[] {
-  const raw = env.WEBHOOK_ALLOWED_HOSTS?.trim()
-  if (raw === undefined || raw === '') return []
-  const entries = raw.split(',').map((p) => p.trim())
-  const bad = entries.find((entry) => !isAllowListEntry(entry))
-  if (bad !== undefined) {
-    throw new ConfigError(
-      `WEBHOOK_ALLOWED_HOSTS must be a comma list of host names, addresses or CIDRs, got "${bad}"`,
-    )
   }
   return entries
 }
@@ -217,7 +211,8 @@ export function loadConfig(env: Env = process.env): Config {
         86_400,
       ) * 1000,
     pixelConsent: boolean(env, 'PIXEL_CONSENT', false),
-    webhookAllowedHosts: webhookAllowedHosts(env),
+    webhookAllowedHosts: allowList(env, 'WEBHOOK_ALLOWED_HOSTS'),
+    titleFetchAllowedHosts: allowList(env, 'TITLE_FETCH_ALLOWED_HOSTS'),
     logLevel: oneOf(
       env,
       'LOG_LEVEL',

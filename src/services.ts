@@ -167,7 +167,9 @@ export type Services = ReturnType<typeof createServices>
 
 export function serviceOptionsFrom(config: Config): ServiceOptions {
   return {
-    titleFetch: config.titleFetch ? {} : false,
+    titleFetch: config.titleFetch
+      ? { policy: allowListPolicy(config.titleFetchAllowedHosts) }
+      : false,
     webhookPolicy: allowListPolicy(config.webhookAllowedHosts),
   }
 }

@@ -4,11 +4,14 @@
  * otherwise) never towards a private, loopback or otherwise non-public address, on any hop.
  */
 import { decodeHTML } from 'entities'
-import { ANY_ADDRESS, PUBLIC_ONLY } from '../outbound/address-policy.js'
+import { ANY_ADDRESS, PUBLIC_ONLY, type AddressPolicy } from '../outbound/address-policy.js'
 import { outboundRequest } from '../outbound/request.js'
 
 export interface TitleFetchOptions {
+  /** Any address (tests); else `policy`. */
   allowPrivate?: boolean
+  /** Which addresses may be reached (default: public ones only). */
+  policy?: AddressPolicy
   timeoutMs?: number
   maxBytes?: number
   maxRedirects?: number
@@ -35,7 +38,7 @@ export async function fetchTitle(
         'user-agent': 'Mozilla/5.0 (compatible; slink title fetcher)',
         accept: 'text/html',
       },
-      policy: options.allowPrivate ? ANY_ADDRESS : PUBLIC_ONLY,
+      policy: options.allowPrivate ? ANY_ADDRESS : (options.policy ?? PUBLIC_ONLY),
       timeoutMs: options.timeoutMs ?? 5000,
       maxBytes: options.maxBytes ?? 256 * 1024,
       maxRedirects: options.maxRedirects ?? 3,
