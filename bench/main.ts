@@ -45,6 +45,12 @@ function printRedirect(report: RedirectReport): void {
   console.log(
     `  median ratio ${report.medianRatio.toFixed(3)}; slink median p99 ${report.slinkP99ms.toFixed(2)} ms`,
   )
+  if (report.cpu) {
+    const { requestThread, writer, others } = report.cpu
+    console.log(
+      `  CPU per request: request thread ${requestThread.toFixed(1)} µs, click writer ${writer.toFixed(1)} µs, other threads ${others.toFixed(1)} µs`,
+    )
+  }
   const c = report.counted
   console.log(
     `  answered by slink: ${c.requests} requests (wrk's count); stored: ${c.clicks} clicks, ${c.rows} click rows`,
