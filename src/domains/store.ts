@@ -1,5 +1,6 @@
 /** Domains: global ones (no owner) and each user's own. */
 import type { Db } from '../db/connect.js'
+import { prepared } from '../db/prepared.js'
 import { fetchPage, type Page, type PageRequest } from '../db/paging.js'
 import { containsInsensitive, textSortKey } from '../db/sql-helpers.js'
 import type { DomainRow } from '../db/types.js'
@@ -32,6 +33,13 @@ export interface DomainStore {
 
 export class SqlDomainStore implements DomainStore {
   constructor(private readonly db: Db) {}
+
+  /** One domain by id: what every presented link asks (prepared, see db/prepared.ts). */
+  private readonly findOne = prepared(
+    () => this.db,
+    1,
+    (id: number) => this.db.kysely.selectFrom('domains').selectAll().where('id', '=', id),
+  )
 
   list(userId: number, filter: DomainFilter, page: PageRequest): Promise<Page<DomainRow>> {
     let base = this.db.kysely
@@ -69,6 +77,7 @@ export class SqlDomainStore implements DomainStore {
 
   async findMany(ids: number[]): Promise<DomainRow[]> {
     if (ids.length === 0) return []
+    if (ids.length === 1) return this.findOne(ids[0]!)
     return this.db.kysely.selectFrom('domains').selectAll().where('id', 'in', ids).execute()
   }
 

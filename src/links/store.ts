@@ -1,6 +1,7 @@
 /** Links and their pixel sets. */
 import { sql } from 'kysely'
 import type { Db } from '../db/connect.js'
+import { prepared } from '../db/prepared.js'
 import { fetchPage, type Page, type PageRequest } from '../db/paging.js'
 import { containsInsensitive, textSortKey } from '../db/sql-helpers.js'
 import type { LinkRow, LinkRowUpdate, NewLinkRow } from '../db/types.js'
@@ -54,6 +55,28 @@ export interface LinkStore {
 
 export class SqlLinkStore implements LinkStore {
   constructor(private readonly db: Db) {}
+
+  // What every request about one link asks (prepared, see db/prepared.ts).
+  private readonly findOwned = prepared(
+    () => this.db,
+    2,
+    (userId: number, id: number) =>
+      this.db.kysely
+        .selectFrom('links')
+        .selectAll()
+        .where('id', '=', id)
+        .where('user_id', '=', userId),
+  )
+  private readonly pixelIdsOfOne = prepared(
+    () => this.db,
+    1,
+    (linkId: number) =>
+      this.db.kysely
+        .selectFrom('link_pixels')
+        .select(['link_id', 'pixel_id'])
+        .where('link_id', '=', linkId)
+        .orderBy('pixel_id'),
+  )
 
   list(userId: number, filter: LinkFilter, page: PageRequest, now: number): Promise<Page<LinkRow>> {
     const base = this.filtered(userId, filter, now)
@@ -118,13 +141,8 @@ export class SqlLinkStore implements LinkStore {
     return sql<boolean>`(links.id in (select rowid from links_search where links_search match ${phrase}) and ${contains})`
   }
 
-  find(userId: number, id: number): Promise<LinkRow | undefined> {
-    return this.db.kysely
-      .selectFrom('links')
-      .selectAll()
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .executeTakeFirst()
+  async find(userId: number, id: number): Promise<LinkRow | undefined> {
+    return (await this.findOwned(userId, id))[0]
   }
 
   findById(id: number): Promise<LinkRow | undefined> {
@@ -197,12 +215,15 @@ export class SqlLinkStore implements LinkStore {
   async pixelIdsOf(linkIds: number[]): Promise<Map<number, number[]>> {
     const map = new Map<number, number[]>()
     if (linkIds.length === 0) return map
-    const rows = await this.db.kysely
-      .selectFrom('link_pixels')
-      .select(['link_id', 'pixel_id'])
-      .where('link_id', 'in', linkIds)
-      .orderBy('pixel_id')
-      .execute()
+    const rows =
+      linkIds.length === 1
+        ? await this.pixelIdsOfOne(linkIds[0]!)
+        : await this.db.kysely
+            .selectFrom('link_pixels')
+            .select(['link_id', 'pixel_id'])
+            .where('link_id', 'in', linkIds)
+            .orderBy('pixel_id')
+            .execute()
     for (const row of rows) {
       const list = map.get(row.link_id) ?? []
       list.push(row.pixel_id)

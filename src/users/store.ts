@@ -1,5 +1,6 @@
 /** Users and their API keys. */
 import type { Db } from '../db/connect.js'
+import { prepared } from '../db/prepared.js'
 import type { ApiKeyRow, PasswordTokenRow, UserRole, UserRow } from '../db/types.js'
 
 export interface NewUser {
@@ -32,6 +33,19 @@ export interface UserStore {
 
 export class SqlUserStore implements UserStore {
   constructor(private readonly db: Db) {}
+
+  /** Every API request looks its key up (prepared, see db/prepared.ts). */
+  private readonly keysWithPrefix = prepared(
+    () => this.db,
+    2,
+    (prefix: string, length: number) =>
+      this.db.kysely
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('revoked_at', 'is', null)
+        .where((eb) => eb(eb.fn('substr', ['prefix', eb.val(1), eb.val(length)]), '=', prefix))
+        .limit(10),
+  )
 
   async count(): Promise<number> {
     const row = await this.db.kysely
@@ -70,13 +84,7 @@ export class SqlUserStore implements UserStore {
   }
 
   keysByPrefix(prefix: string): Promise<ApiKeyRow[]> {
-    return this.db.kysely
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('revoked_at', 'is', null)
-      .where((eb) => eb(eb.fn('substr', ['prefix', eb.val(1), eb.val(prefix.length)]), '=', prefix))
-      .limit(10)
-      .execute()
+    return this.keysWithPrefix(prefix, prefix.length)
   }
 
   keyByHash(hash: string): Promise<ApiKeyRow | undefined> {
