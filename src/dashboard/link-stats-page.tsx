@@ -266,7 +266,7 @@ function Figures(props: {
       </section>
       <section class="panel" aria-labelledby="map-heading">
         <div class="panel-head">
-          <h2 id="map-heading">Countries</h2>
+          <h2 id="map-heading">Countries on the map</h2>
           <CsvLink href={csvHref(link, 'country', period)} what="countries" />
         </div>
         <Trusted html={map} class="map-frame" />
