@@ -14,12 +14,17 @@ import type { Viewer } from './shell.js'
 /** Who is asking: the signed-in user and what the layout shows of them. */
 export type SignedInAs = (request: FastifyRequest) => { userId: number; viewer: Viewer }
 
-export type Query = Record<string, string | string[] | undefined>
+export type Query = Record<string, unknown>
 export type LinkRequest = FastifyRequest<{ Params: { id: string }; Querystring: Query }>
 
-/** An absent or empty parameter is absent; a repeated one is kept as text (and fails). */
-export const parameter = (value: string | string[] | undefined) =>
-  value === undefined || value === '' ? undefined : String(value)
+/**
+ * An absent or empty parameter is absent; a repeated or structured one (`a=1&a=2`, `a[]=1`)
+ * becomes its JSON text, which no rule accepts, so it is refused under its name.
+ */
+export function parameter(value: unknown): string | undefined {
+  if (value === undefined || value === '') return undefined
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
 
 export function send(reply: FastifyReply, status: number, page: RenderedPage): FastifyReply {
   return reply.code(status).headers(page.headers).send(page.html)

@@ -283,6 +283,22 @@ describe('QR codes in the dashboard', () => {
   })
 })
 
+describe('repeated and structured parameters', () => {
+  it.each([
+    ['stats?from=2026-01-01&from=2026-02-01', 422],
+    ['stats?from[a]=1&to[]=2', 422],
+    ['stats?from[__proto__][x]=1', 200],
+    ['stats.csv?name=country&name=clicks', 422],
+    ['stats.csv?name[]=country', 422],
+    ['qr.png?size=64&size=128', 422],
+    ['qr.svg?size[a]=64', 422],
+  ])('answers %s with %i, never a 5xx', async (path, status) => {
+    const res = await alice.get(`/dashboard/links/${link}/${path}`)
+    expectStatus(res, status)
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8')
+  })
+})
+
 describe('tenancy and sign-in', () => {
   it('answers the same 404 page for another user’s link, a missing one and a malformed id', async () => {
     for (const id of [bobs, 999999, 'abc', '1e3']) {
