@@ -34,6 +34,14 @@ select{font:inherit;padding:.55rem .5rem;border:1px solid var(--line);border-rad
 .link-space{display:block}
 .notice{border-left:4px solid var(--accent);padding:.4rem .8rem;background:var(--bg);border-radius:4px}
 .field-error{color:var(--error);font-weight:600;margin:.3rem 0 0}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.panel-head{display:flex;flex-wrap:wrap;align-items:baseline;justify-content:space-between;gap:.25rem 1rem}
+.period-form{margin:.5rem 0 1rem}
+.map{display:block;width:100%;height:auto}.map path{stroke:var(--card);stroke-width:.5}
+.map-0{fill:var(--line)}.map-1{fill:color-mix(in srgb,var(--accent) 20%,var(--line))}
+.map-2{fill:color-mix(in srgb,var(--accent) 40%,var(--line))}.map-3{fill:color-mix(in srgb,var(--accent) 60%,var(--line))}
+.map-4{fill:color-mix(in srgb,var(--accent) 80%,var(--line))}.map-5{fill:var(--accent)}
+.qr-image{display:block;width:16rem;max-width:100%;height:auto;background:#fff;padding:.5rem;border-radius:8px}
 a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 @media (max-width:40rem){.cards thead{position:absolute;left:-9999px}
 .cards tr{display:block;border-bottom:1px solid var(--line);padding:.5rem 0}

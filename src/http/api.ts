@@ -10,6 +10,7 @@ import { countersStore } from '../limits/rate-limit-store.js'
 import { MemoryCounters, type Counters } from '../limits/window-counters.js'
 import { domainRoutes } from '../domains/routes.js'
 import { importRoutes } from '../imports/routes.js'
+import { qrRoutes } from '../links/qr-routes.js'
 import { linkRoutes } from '../links/routes.js'
 import { pixelRoutes } from '../pixels/routes.js'
 import type { Services } from '../services.js'
@@ -58,6 +59,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   registerAuth(app, services.users)
   const publicUrl = config.publicUrl
   linkRoutes(app, services.links, services.presenter, publicUrl, options.defaultDomainId)
+  qrRoutes(app, services.links, services.presenter)
   pixelRoutes(app, services.pixels, publicUrl)
   spaceRoutes(app, services.spaces, publicUrl)
   domainRoutes(app, services.domains, publicUrl)

@@ -56,6 +56,30 @@ const TABLES: Record<TopDimension, Labels> = {
   },
 }
 
+/** A country's English name (`Germany`), or its code when there is none. */
+export function countryName(code: string): string {
+  return nameOf(regions, code)
+}
+
+/** The top values of each dimension, labelled, for the stats pages' tables. */
+export function statsTables(overview: StatsOverview): StatsTable[] {
+  return overview.top.map(({ dimension, rows, values }) => {
+    const labels = TABLES[dimension]
+    return {
+      id: `top-${dimension}`,
+      title: labels.title,
+      column: labels.column,
+      rows: rows.map((r) => ({
+        ...(r.value === '' ? { label: labels.unknown, detail: null } : labels.label(r.value)),
+        unknown: r.value === '',
+        count: r.count,
+      })),
+      values,
+      geoAttribution: dimension === 'country',
+    }
+  })
+}
+
 /** The periods the page offers, ending today: 7, 30, 90 and 365 days. */
 export const PERIOD_CHOICES = [7, 30, 90, 365] as const
 
@@ -72,21 +96,6 @@ export function statsPageInput(
   today: string,
 ): StatsPageInput {
   const { period } = overview
-  const tables: StatsTable[] = overview.top.map(({ dimension, rows, values }) => {
-    const labels = TABLES[dimension]
-    return {
-      id: `top-${dimension}`,
-      title: labels.title,
-      column: labels.column,
-      rows: rows.map((r) => ({
-        ...(r.value === '' ? { label: labels.unknown, detail: null } : labels.label(r.value)),
-        unknown: r.value === '',
-        count: r.count,
-      })),
-      values,
-      geoAttribution: dimension === 'country',
-    }
-  })
   return {
     shortUrl: link.shortUrl,
     title: link.title,
@@ -105,6 +114,6 @@ export function statsPageInput(
     allTime: overview.allTime,
     days: overview.days.map((d) => ({ label: d.day, value: d.clicks })),
     hours: overview.hours.map((h) => ({ label: `${h.hour}:00`, value: h.clicks })),
-    tables,
+    tables: statsTables(overview),
   }
 }

@@ -43,6 +43,27 @@ export class StatsService {
     if (!(await this.deps.findLink(userId, linkId))) throw new NotFoundError()
   }
 
+  /**
+   * Every row of a statistic in the period (for a download): days and hours in order, other
+   * values most clicked first (ties by value), read a thousand at a time.
+   */
+  async all(linkId: number, name: StatName, period: Period): Promise<StatRecord[]> {
+    const byValue = name === 'clicks' || name === 'clicks_hour' || name === 'imported'
+    const order: StatOrder = byValue
+      ? { by: 'value', direction: 'asc' }
+      : { by: 'count', direction: 'desc' }
+    const rows: StatRecord[] = []
+    for (let page = 1; ; page++) {
+      const found = await this.list(linkId, name, period, order, {
+        page,
+        perPage: 1000,
+        sort: order.direction,
+      })
+      rows.push(...found.rows)
+      if (found.rows.length === 0 || rows.length >= found.total) return rows
+    }
+  }
+
   /** One page of a statistic: `{value,count}` rows in the order asked for. */
   async list(
     linkId: number,

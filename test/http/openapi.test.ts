@@ -34,7 +34,7 @@ describe('OpenAPI document', () => {
     expect(routes).toContain('GET /api/v1/stats/{id}')
     expect(routes).toContain('POST /api/v1/imports')
     expect(routes).toContain('GET /api/v1/links/export')
-    expect(routes.length).toBe(40)
+    expect(routes.length).toBe(41)
   })
 
   it('documents form, multipart and JSON bodies for every store and update', () => {

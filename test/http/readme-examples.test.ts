@@ -59,4 +59,5 @@ it('runs every API example of the README in order, each answering success', asyn
     expect(body.status, `${command}\n${stdout.slice(0, 500)}`).toBe(200)
   }
   expect(existsSync(join(cwd, 'stats-1-referrer-2026-01-01-2026-12-31.csv'))).toBe(true)
+  expect(existsSync(join(cwd, 'qr-spring.png'))).toBe(true)
 }, 120_000)
