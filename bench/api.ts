@@ -18,8 +18,8 @@ import { openDatabase, type Db } from '../src/db/connect.js'
 import { migrate } from '../src/db/migrate.js'
 import { hashPassword, keyPrefix, sha256 } from '../src/shared/secrets.js'
 import { load, type LoadResult } from './load.js'
-import type { BenchSettings } from './redirect.js'
-import { startSlink, type Running } from './servers.js'
+import { median, type BenchSettings } from './redirect.js'
+import { running, startSlink, waitForPort, type Running } from './servers.js'
 import { closeConnections, get, post, time, type Timing } from './stats-http.js'
 
 const KEY = 'slk_benchApiKey0123456789abcdefghijklmnopqrstu'
@@ -46,12 +46,6 @@ export interface ApiReport {
 export interface PageReport {
   what: string
   timing: Timing
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
 /**
@@ -130,24 +124,7 @@ async function startBareJson(dir: string, status: number, body: string): Promise
       "process.on('SIGTERM', () => server.close(() => process.exit(0)))\n",
   )
   const child = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'pipe'] })
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const match = /bare listening on (\d+)/.exec(out)
-      if (match) resolve(Number(match[1]))
-    })
-    child.on('exit', (code) => reject(new Error(`bare server exited (${code}): ${out}`)))
-  })
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
-  return {
-    port,
-    child,
-    stop: () => {
-      child.kill('SIGTERM')
-      return exited
-    },
-  }
+  return running(child, await waitForPort(child, /bare listening on (\d+)/))
 }
 
 interface ApiScenario {

@@ -12,7 +12,7 @@ export interface Running {
   stop(): Promise<number | null>
 }
 
-function waitForPort(child: ChildProcess, pattern: RegExp): Promise<number> {
+export function waitForPort(child: ChildProcess, pattern: RegExp): Promise<number> {
   return new Promise((resolve, reject) => {
     let out = ''
     const onData = (chunk: Buffer) => {
@@ -28,7 +28,7 @@ function waitForPort(child: ChildProcess, pattern: RegExp): Promise<number> {
   })
 }
 
-function running(child: ChildProcess, port: number): Running {
+export function running(child: ChildProcess, port: number): Running {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   return {
     port,
