@@ -1,8 +1,8 @@
-/** The Account page (who you are, changing your password), the Admin page and the screens still to come. */
+/** The Account page (who you are, changing your password) and the Admin page. */
 import type { UserRow } from '../db/types.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { CsrfField, TextField } from './components.js'
-import { dashboardPage, type Section, type Viewer } from './shell.js'
+import { dashboardPage, type Viewer } from './shell.js'
 
 export interface PasswordChangeErrors {
   current_password?: string
@@ -116,23 +116,6 @@ export function adminPage(viewer: Viewer, users: UserRow[]): RenderedPage {
             </tbody>
           </table>
         </div>
-      </section>
-    ),
-  })
-}
-
-/** A screen of the navigation that this version does not have yet. */
-export function comingPage(viewer: Viewer, section: Section, title: string): RenderedPage {
-  return dashboardPage({
-    title,
-    section,
-    viewer,
-    children: (
-      <section class="panel">
-        <p>This screen is not built yet. Everything it will do is available through the API.</p>
-        <p>
-          <a href="/api/docs">API documentation</a>
-        </p>
       </section>
     ),
   })

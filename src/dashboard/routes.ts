@@ -6,12 +6,10 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
-import type { UserRow } from '../db/types.js'
 import { notFoundPage } from '../pages/index.js'
-import type { RenderedPage } from '../pages/layout.js'
 import { readCookie } from '../redirects/remembered-password.js'
 import type { Services } from '../services.js'
-import { ABSOLUTE_TIMEOUT_MS, type Session } from '../sessions/service.js'
+import { ABSOLUTE_TIMEOUT_MS } from '../sessions/service.js'
 import { passwordProblem } from '../users/accounts.js'
 import { acceptAliases } from '../http/aliases.js'
 import { pageRequest } from '../http/paging.js'
@@ -19,7 +17,7 @@ import { schemaErrors } from '../http/validation.js'
 import { LINK_LIST_ALIASES, linkFilterOf } from '../links/list-query.js'
 import { LinkListQuery } from '../links/schema.js'
 import { UserInputError } from '../users/service.js'
-import { accountPage, adminPage, comingPage, type PasswordChangeErrors } from './account-pages.js'
+import { accountPage, adminPage, type PasswordChangeErrors } from './account-pages.js'
 import { assetRoutes } from './assets.js'
 import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
 import { linksPage, linksQueryErrorPage } from './links-page.js'
@@ -35,6 +33,15 @@ import {
   tooManySignInsPage,
 } from './public-pages.js'
 import type { Viewer } from './shell.js'
+import {
+  field,
+  seeOther,
+  send,
+  type DashboardContext,
+  type Form,
+  type SignedIn,
+} from './context.js'
+import { resourceRoutes } from './resource-routes.js'
 import type { SignInLimits } from './sign-in-limits.js'
 
 export const SESSION_COOKIE = 'slink_session'
@@ -49,32 +56,11 @@ export interface DashboardOptions {
   limits: SignInLimits
 }
 
-interface SignedIn {
-  session: Session
-  user: UserRow
-}
-
-type Form = Record<string, string | undefined>
-
-function field(body: unknown, name: string): string {
-  if (typeof body !== 'object' || body === null) return ''
-  const value = (body as Form)[name]
-  return typeof value === 'string' ? value : ''
-}
-
 async function dropEmptyFields(request: FastifyRequest): Promise<void> {
   const query = request.query
   if (typeof query !== 'object' || query === null) return
   for (const [name, value] of Object.entries(query))
     if (value === '') Reflect.deleteProperty(query, name)
-}
-
-function send(reply: FastifyReply, status: number, page: RenderedPage): FastifyReply {
-  return reply.code(status).headers(page.headers).send(page.html)
-}
-
-function seeOther(reply: FastifyReply, location: string): FastifyReply {
-  return reply.code(303).header('cache-control', 'no-store').header('location', location).send()
 }
 
 export function createDashboard(options: DashboardOptions) {
@@ -332,16 +318,8 @@ export function createDashboard(options: DashboardOptions) {
             },
           )
 
-          const coming = [
-            ['pixels', 'Pixels'],
-            ['spaces', 'Spaces'],
-            ['domains', 'Domains'],
-          ] as const
-          for (const [section, title] of coming) {
-            dashboard.get(`/${section}`, { schema: { hide: true } }, async (request, reply) =>
-              send(reply, 200, comingPage(viewerOf(signedInOf(request)), section, title)),
-            )
-          }
+          const context: DashboardContext = { config, services, signedInOf, viewerOf }
+          resourceRoutes(dashboard, context)
         },
         { prefix: '/dashboard' },
       )
