@@ -16,8 +16,7 @@ import { pageRequest } from '../http/paging.js'
 import { schemaErrors } from '../http/validation.js'
 import { LINK_LIST_ALIASES, linkFilterOf } from '../links/list-query.js'
 import { LinkListQuery } from '../links/schema.js'
-import { UserInputError } from '../users/service.js'
-import { accountPage, adminPage, type PasswordChangeErrors } from './account-pages.js'
+import { adminPage } from './account-pages.js'
 import { assetRoutes } from './assets.js'
 import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
 import { linksPage, linksQueryErrorPage } from './links-page.js'
@@ -42,6 +41,7 @@ import {
   type SignedIn,
 } from './context.js'
 import { resourceRoutes } from './resource-routes.js'
+import { accountRoutes } from './account-routes.js'
 import type { SignInLimits } from './sign-in-limits.js'
 
 export const SESSION_COOKIE = 'slink_session'
@@ -232,41 +232,6 @@ export function createDashboard(options: DashboardOptions) {
             return send(reply, 200, overviewPage(viewerOf(me), data))
           })
 
-          dashboard.get('/account', { schema: { hide: true } }, async (request, reply) => {
-            const me = signedInOf(request)
-            const notice =
-              (request.query as Form).changed !== undefined ? 'Your password was changed.' : null
-            return send(reply, 200, accountPage(viewerOf(me), me.user, { notice }))
-          })
-
-          dashboard.post(
-            '/account/password',
-            { schema: { hide: true } },
-            async (request, reply) => {
-              const me = signedInOf(request)
-              const current = field(request.body, 'current_password')
-              const password = field(request.body, 'password')
-              const errors: PasswordChangeErrors = {}
-              if ((await services.accounts.verify(me.user.email, current)) === null)
-                errors.current_password = 'The current password is not correct.'
-              const problem = passwordProblem(password)
-              if (problem) errors.password = problem
-              else if (field(request.body, 'password_confirmation') !== password)
-                errors.password_confirmation = 'The passwords do not match.'
-              if (Object.keys(errors).length > 0) {
-                return send(reply, 422, accountPage(viewerOf(me), me.user, { errors }))
-              }
-              try {
-                await services.accounts.setPassword(me.user.id, password, me.session.id)
-              } catch (error) {
-                if (!(error instanceof UserInputError)) throw error
-                const errors = { password: error.message }
-                return send(reply, 422, accountPage(viewerOf(me), me.user, { errors }))
-              }
-              return seeOther(reply, '/dashboard/account?changed')
-            },
-          )
-
           dashboard.get('/admin', { schema: { hide: true } }, async (request, reply) => {
             const me = signedInOf(request)
             if (me.user.role !== 'admin') return send(reply, 403, forbiddenPage())
@@ -320,6 +285,7 @@ export function createDashboard(options: DashboardOptions) {
 
           const context: DashboardContext = { config, services, signedInOf, viewerOf }
           resourceRoutes(dashboard, context)
+          accountRoutes(dashboard, context)
         },
         { prefix: '/dashboard' },
       )
