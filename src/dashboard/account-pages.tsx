@@ -1,6 +1,5 @@
 /**
- * The Account page (profile, API keys, password), the pages of a new key and of revoking one,
- * and the Admin page.
+ * The Account page (profile, API keys, password) and the pages of a new key and of revoking one.
  */
 import type { ApiKeyRow, UserRow } from '../db/types.js'
 import type { FieldMessages } from '../shared/errors.js'
@@ -242,47 +241,6 @@ export function revokeKeyPage(viewer: Viewer, key: ApiKeyRow): RenderedPage {
             </a>
           </div>
         </form>
-      </section>
-    ),
-  })
-}
-
-export function adminPage(viewer: Viewer, users: UserRow[]): RenderedPage {
-  return dashboardPage({
-    title: 'Admin',
-    section: 'admin',
-    viewer,
-    children: (
-      <section class="panel" aria-labelledby="users-heading">
-        <h2 id="users-heading">Users</h2>
-        <div class="table-scroll">
-          <table id="users">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((u) => (
-                <tr key={u.id}>
-                  <td>{u.name}</td>
-                  <td>{u.email}</td>
-                  <td>{u.role}</td>
-                  <td>
-                    {u.disabled
-                      ? 'disabled'
-                      : u.password_hash === null
-                        ? 'no password yet'
-                        : 'active'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
       </section>
     ),
   })

@@ -16,14 +16,12 @@ import { pageRequest } from '../http/paging.js'
 import { schemaErrors } from '../http/validation.js'
 import { LINK_LIST_ALIASES, linkFilterOf } from '../links/list-query.js'
 import { LinkListQuery } from '../links/schema.js'
-import { adminPage } from './account-pages.js'
 import { assetRoutes } from './assets.js'
 import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
 import { linksPage, linksQueryErrorPage } from './links-page.js'
 import { overviewPage } from './overview-page.js'
 import {
   csrfFailedPage,
-  forbiddenPage,
   homePage,
   loginPage,
   passwordLinkUnusablePage,
@@ -42,6 +40,7 @@ import {
 } from './context.js'
 import { resourceRoutes } from './resource-routes.js'
 import { accountRoutes } from './account-routes.js'
+import { adminRoutes } from './admin-routes.js'
 import type { SignInLimits } from './sign-in-limits.js'
 
 export const SESSION_COOKIE = 'slink_session'
@@ -232,12 +231,6 @@ export function createDashboard(options: DashboardOptions) {
             return send(reply, 200, overviewPage(viewerOf(me), data))
           })
 
-          dashboard.get('/admin', { schema: { hide: true } }, async (request, reply) => {
-            const me = signedInOf(request)
-            if (me.user.role !== 'admin') return send(reply, 403, forbiddenPage())
-            return send(reply, 200, adminPage(viewerOf(me), await services.accounts.listUsers()))
-          })
-
           const listAliases = acceptAliases('query', {
             ...LINK_LIST_ALIASES,
             names: { by: 'search_by', ...LINK_LIST_ALIASES.names },
@@ -286,6 +279,7 @@ export function createDashboard(options: DashboardOptions) {
           const context: DashboardContext = { config, services, signedInOf, viewerOf }
           resourceRoutes(dashboard, context)
           accountRoutes(dashboard, context)
+          adminRoutes(dashboard, context)
         },
         { prefix: '/dashboard' },
       )

@@ -34,7 +34,10 @@ select{font:inherit;padding:.55rem .5rem;border:1px solid var(--line);border-rad
 .link-space{display:block}
 .notice{border-left:4px solid var(--accent);padding:.4rem .8rem;background:var(--bg);border-radius:4px}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
-.row-actions{display:flex;gap:.75rem}
+.row-actions{display:flex;gap:.75rem}.row-actions.wrap{flex-wrap:wrap;gap:.4rem}
+form.inline{margin:0;display:inline}
+.small-button{padding:.3rem .6rem;font-size:.85rem}
+input.key{width:100%;font-family:ui-monospace,monospace}
 .hint{margin:.3rem 0 0}
 button.danger{background:var(--error);border-color:var(--error);color:#fff}
 .swatch::before{content:"";display:inline-block;width:.8rem;height:.8rem;border-radius:50%;margin-right:.4rem;vertical-align:-.05rem;background:currentColor}
