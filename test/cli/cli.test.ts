@@ -159,6 +159,27 @@ describe('slink key', () => {
     expect(await liveKeys()).toBe(2)
   })
 
+  it('names keys: --name, else "Command line" (as the key `user create` prints)', async () => {
+    await slink(['user', 'create', '--email', 'ann@example.com'], env)
+    expect(
+      (await slink(['key', 'create', '--email', 'ann@example.com', '--name', 'CI'], env)).status,
+    ).toBe(0)
+    expect(
+      await slink(['key', 'create', '--email', 'ann@example.com', '--name', ' '], env),
+    ).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'slink: a key name must be 1 to 64 characters\n',
+    })
+    const db = openDatabase({ kind: 'sqlite', path: join(dir, 'cli.db') })
+    try {
+      const names = await db.kysely.selectFrom('api_keys').select('name').orderBy('id').execute()
+      expect(names.map((k) => k.name)).toEqual(['Command line', 'CI'])
+    } finally {
+      await db.close()
+    }
+  })
+
   it('refuses a key for an unknown user', async () => {
     expect(await slink(['key', 'create', '--email', 'nobody@example.com'], env)).toEqual({
       status: 1,
