@@ -4,8 +4,6 @@
  * Forms are checked by schemas in users/schema.ts the way the API checks its bodies.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { TObject } from 'typebox'
-import { rejectNulls, schemaErrors } from '../http/validation.js'
 import { NotFoundError, ValidationError } from '../shared/errors.js'
 import { passwordProblem } from '../users/accounts.js'
 import { ApiKeyBody, ProfileBody, type ApiKeyInput, type ProfileInput } from '../users/schema.js'
@@ -19,8 +17,8 @@ import {
 } from './account-pages.js'
 import {
   field,
-  formAsApiBody,
-  formSchema,
+  formInput,
+  formRoute,
   pathId,
   seeOther,
   send,
@@ -61,19 +59,6 @@ export function accountRoutes(app: FastifyInstance, ctx: DashboardContext): void
     return send(reply, status, rendered)
   }
 
-  const bodyRoute = (schema: TObject) => ({
-    attachValidation: true,
-    preValidation: [formAsApiBody, rejectNulls(schema)],
-    schema: { hide: true, body: formSchema(schema) },
-  })
-
-  function inputOf<T>(request: FastifyRequest) {
-    const errors = schemaErrors(request)
-    const body = { ...(request.body as Record<string, unknown>) }
-    Reflect.deleteProperty(body, '_csrf')
-    return { body: body as T, errors }
-  }
-
   app.get('/account', { schema: { hide: true } }, async (request, reply) => {
     const query = request.query as Form
     const notice = Object.keys(NOTICES).find((name) => query[name] !== undefined)
@@ -82,9 +67,9 @@ export function accountRoutes(app: FastifyInstance, ctx: DashboardContext): void
     })
   })
 
-  app.post('/account/profile', bodyRoute(ProfileBody), async (request, reply) => {
+  app.post('/account/profile', formRoute(ProfileBody), async (request, reply) => {
     const me = ctx.signedInOf(request)
-    const { body, errors } = inputOf<ProfileInput>(request)
+    const { body, errors } = formInput<ProfileInput>(request)
     try {
       await services.accounts.updateProfile(me.user.id, body, errors)
     } catch (error) {
@@ -115,9 +100,9 @@ export function accountRoutes(app: FastifyInstance, ctx: DashboardContext): void
     return seeOther(reply, '/dashboard/account?changed')
   })
 
-  app.post('/account/keys', bodyRoute(ApiKeyBody), async (request, reply) => {
+  app.post('/account/keys', formRoute(ApiKeyBody), async (request, reply) => {
     const me = ctx.signedInOf(request)
-    const { body, errors } = inputOf<ApiKeyInput>(request)
+    const { body, errors } = formInput<ApiKeyInput>(request)
     let key: string
     try {
       key = await services.users.createNamedKey(me.user.id, body, errors)

@@ -6,15 +6,14 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TObject } from 'typebox'
-import { rejectNulls, schemaErrors } from '../http/validation.js'
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.js'
 import { passwordLink } from '../users/accounts.js'
 import { NewUserBody, USER_ROLES, type NewUserInput } from '../users/schema.js'
 import { adminPage, newUserPage, passwordLinkPage } from './admin-pages.js'
 import {
   field,
-  formAsApiBody,
-  formSchema,
+  formInput,
+  formRoute,
   pathId,
   seeOther,
   send,
@@ -81,33 +80,23 @@ export function adminRoutes(app: FastifyInstance, ctx: DashboardContext): void {
     return send(reply, 200, newUserPage(ctx.viewerOf(me), { values: {} }))
   })
 
-  app.post(
-    '/admin/users',
-    {
-      attachValidation: true,
-      preValidation: [formAsApiBody, rejectNulls(NEW_USER)],
-      schema: { hide: true, body: formSchema(NEW_USER) },
-    },
-    async (request, reply) => {
-      const me = admin(request, reply)
-      if (!me) return reply
-      const errors = schemaErrors(request)
-      const body = { ...(request.body as Record<string, unknown>) }
-      Reflect.deleteProperty(body, '_csrf')
-      try {
-        const user = await accounts.createUser(body as NewUserInput, errors)
-        const link = passwordLink(ctx.config.publicUrl, await accounts.issueToken(user.id))
-        return send(reply, 200, passwordLinkPage(ctx.viewerOf(me), { user, link, created: true }))
-      } catch (error) {
-        if (!(error instanceof ValidationError)) throw error
-        const page = newUserPage(ctx.viewerOf(me), {
-          values: typedForm(request),
-          errors: error.fields,
-        })
-        return send(reply, 422, page)
-      }
-    },
-  )
+  app.post('/admin/users', formRoute(NEW_USER), async (request, reply) => {
+    const me = admin(request, reply)
+    if (!me) return reply
+    const { body, errors } = formInput<NewUserInput>(request)
+    try {
+      const user = await accounts.createUser(body, errors)
+      const link = passwordLink(ctx.config.publicUrl, await accounts.issueToken(user.id))
+      return send(reply, 200, passwordLinkPage(ctx.viewerOf(me), { user, link, created: true }))
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error
+      const page = newUserPage(ctx.viewerOf(me), {
+        values: typedForm(request),
+        errors: error.fields,
+      })
+      return send(reply, 422, page)
+    }
+  })
 
   for (const [action, disabled] of [
     ['disable', true],

@@ -10,6 +10,8 @@ import type { RenderedPage } from '../pages/layout.js'
 import type { Services } from '../services.js'
 import type { Session } from '../sessions/service.js'
 import type { TObject } from 'typebox'
+import { rejectNulls, schemaErrors } from '../http/validation.js'
+import type { FieldErrors } from '../shared/errors.js'
 import { Type } from '../shared/schema.js'
 import type { Viewer } from './shell.js'
 
@@ -85,4 +87,35 @@ export async function formAsApiBody(request: FastifyRequest): Promise<void> {
 /** What the person typed in the form of this request (see `formAsApiBody`). */
 export function typedForm(request: FastifyRequest): Form {
   return typedForms.get(request) ?? {}
+}
+
+/**
+ * The options of a POST route whose form is an API-style body: the same schema (plus `_csrf`),
+ * validated with `attachValidation` so that the handler reports every failing field at once.
+ */
+export function formRoute(schema: TObject) {
+  return {
+    attachValidation: true,
+    preValidation: [formAsApiBody, rejectNulls(schema)],
+    schema: { hide: true, body: formSchema(schema) },
+  }
+}
+
+/**
+ * The input of a `formRoute` request as the API's services take it (without `_csrf`), and the
+ * schema's messages so far, for the service to add its own to.
+ */
+export function formInput<T>(request: FastifyRequest): { body: T; errors: FieldErrors } {
+  const errors = schemaErrors(request)
+  const body = { ...(request.body as Record<string, unknown>) }
+  Reflect.deleteProperty(body, '_csrf')
+  return { body: body as T, errors }
+}
+
+/** A preValidation hook for a GET form: it sends its empty fields too, and an empty field is no filter. */
+export async function dropEmptyFields(request: FastifyRequest): Promise<void> {
+  const query = request.query
+  if (typeof query !== 'object' || query === null) return
+  for (const [name, value] of Object.entries(query))
+    if (value === '') Reflect.deleteProperty(query, name)
 }

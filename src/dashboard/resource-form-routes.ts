@@ -13,11 +13,12 @@ import type { TObject } from 'typebox'
 import type { Page, PageRequest } from '../db/paging.js'
 import { acceptAliases } from '../http/aliases.js'
 import { pageRequest, type ListQueryBase } from '../http/paging.js'
-import { rejectNulls, schemaErrors } from '../http/validation.js'
+import { schemaErrors } from '../http/validation.js'
 import { FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.js'
 import {
-  formAsApiBody,
-  formSchema,
+  dropEmptyFields,
+  formInput,
+  formRoute,
   pathId,
   seeOther,
   send,
@@ -62,14 +63,6 @@ const DONE: Record<string, string> = {
   deleted: 'deleted',
 }
 
-/** A GET form sends its empty fields too: an empty field is no filter. */
-async function dropEmptyFields(request: FastifyRequest): Promise<void> {
-  const query = request.query
-  if (typeof query !== 'object' || query === null) return
-  for (const [name, value] of Object.entries(query))
-    if (value === '') Reflect.deleteProperty(query, name)
-}
-
 export function registerResourceScreens<
   Row extends { id: number },
   Query extends ListQueryBase,
@@ -112,20 +105,6 @@ export function registerResourceScreens<
       if (error instanceof ForbiddenError) return send(reply, 403, forbiddenPage())
       throw error
     }
-  }
-
-  const bodyRoute = (schema: TObject) => ({
-    attachValidation: true,
-    preValidation: [formAsApiBody, rejectNulls(schema)],
-    schema: { hide: true, body: formSchema(schema) },
-  })
-
-  /** The input the API would take from this form, or null when the body is unusable. */
-  function inputOf<T>(request: FastifyRequest): { body: T; errors: FieldErrors } {
-    const errors = schemaErrors(request)
-    const body = { ...(request.body as Record<string, unknown>) }
-    Reflect.deleteProperty(body, '_csrf')
-    return { body: body as T, errors }
   }
 
   function failed(
@@ -195,10 +174,10 @@ export function registerResourceScreens<
     return send(reply, 200, page)
   })
 
-  app.post(base, bodyRoute(screens.createBody), async (request, reply) => {
+  app.post(base, formRoute(screens.createBody), async (request, reply) => {
     const who = allowed(request, reply)
     if (!who) return reply
-    const { body, errors } = inputOf<Create>(request)
+    const { body, errors } = formInput<Create>(request)
     try {
       await screens.create(who, body, errors)
     } catch (error) {
@@ -223,11 +202,11 @@ export function registerResourceScreens<
     })
   })
 
-  app.post(`${base}/:id`, bodyRoute(screens.updateBody), async (request, reply) => {
+  app.post(`${base}/:id`, formRoute(screens.updateBody), async (request, reply) => {
     const who = allowed(request, reply)
     if (!who) return reply
     return withRow(request, reply, who, async (id) => {
-      const { body, errors } = inputOf<Update>(request)
+      const { body, errors } = formInput<Update>(request)
       try {
         await screens.update(who, id, body, errors)
       } catch (error) {

@@ -31,6 +31,7 @@ import {
 } from './public-pages.js'
 import type { Viewer } from './shell.js'
 import {
+  dropEmptyFields,
   field,
   seeOther,
   send,
@@ -53,13 +54,6 @@ export interface DashboardOptions {
   /** Signs the CSRF tokens of forms shown before sign-in. */
   csrfSecret: Buffer
   limits: SignInLimits
-}
-
-async function dropEmptyFields(request: FastifyRequest): Promise<void> {
-  const query = request.query
-  if (typeof query !== 'object' || query === null) return
-  for (const [name, value] of Object.entries(query))
-    if (value === '') Reflect.deleteProperty(query, name)
 }
 
 export function createDashboard(options: DashboardOptions) {
