@@ -217,9 +217,12 @@ describe('dashboard admin', () => {
     for (const path of [
       '/dashboard/admin/users',
       `/dashboard/admin/users/${t.userB}/disable`,
+      `/dashboard/admin/users/${t.userB}/enable`,
       `/dashboard/admin/users/${t.userB}/role`,
       `/dashboard/admin/users/${t.userB}/reset-link`,
       '/dashboard/admin/domains',
+      `/dashboard/admin/domains/${t.defaultDomainId}`,
+      `/dashboard/admin/domains/${t.defaultDomainId}/delete`,
     ]) {
       const res = await admin.post(path, {
         role: 'admin',
