@@ -29,7 +29,8 @@ const USAGE = `usage: slink <command>
   user password --email E                  set a user's dashboard password, read from standard
                                            input (not echoed on a terminal); ends their sessions
   user reset-link --email E                print a one-time link (valid 24 hours) to set a password
-  key create --email E                     print a new API key for a user
+  key create --email E [--name N]          print a new API key for a user (named N, default
+                                           "Command line")
   key revoke KEY_OR_PREFIX                 revoke a key (or its unique prefix, 8+ characters)
   domain add HOST [--email E]              add a domain (no email: global, usable by everyone)
   domain list                              list every domain
@@ -199,9 +200,12 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
       return
     }
     case 'key create': {
-      const { values } = parseCommand(args, { values: ['email'] })
+      const { values } = parseCommand(args, { values: ['email', 'name'] })
       const email = required(values, 'email')
-      out(await withServices(io.env, (services) => services.users.createKey(email)))
+      const name = values.name?.trim()
+      if (name !== undefined && (name === '' || name.length > 64))
+        throw new UserInputError('a key name must be 1 to 64 characters')
+      out(await withServices(io.env, (services) => services.users.createKey(email, name)))
       return
     }
     case 'key revoke': {

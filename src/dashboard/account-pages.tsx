@@ -1,8 +1,12 @@
-/** The Account page (who you are, changing your password), the Admin page and the screens still to come. */
-import type { UserRow } from '../db/types.js'
+/**
+ * The Account page (profile, API keys, password) and the pages of a new key and of revoking one.
+ */
+import type { ApiKeyRow, UserRow } from '../db/types.js'
+import type { FieldMessages } from '../shared/errors.js'
+import type { Form } from './context.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { CsrfField, TextField } from './components.js'
-import { dashboardPage, type Section, type Viewer } from './shell.js'
+import { dashboardPage, type Viewer } from './shell.js'
 
 export interface PasswordChangeErrors {
   current_password?: string
@@ -10,35 +14,145 @@ export interface PasswordChangeErrors {
   password_confirmation?: string
 }
 
-export function accountPage(
-  viewer: Viewer,
-  user: UserRow,
-  options: { errors?: PasswordChangeErrors; notice?: string | null } = {},
-): RenderedPage {
-  const errors = options.errors ?? {}
+export interface AccountPageInput {
+  keys: ApiKeyRow[]
+  timeZones: readonly string[]
+  notice?: string | null
+  /** A failed password change. */
+  errors?: PasswordChangeErrors
+  /** A failed profile change, with what was typed. */
+  profile?: { values: Form; errors: FieldMessages }
+  /** A failed key creation, with what was typed. */
+  newKey?: { values: Form; errors: FieldMessages }
+}
+
+const when = (ms: number | null) =>
+  ms === null ? 'Never' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
+
+function firstOf(errors: FieldMessages | undefined, name: string): string | null {
+  return errors?.[name]?.join(' ') ?? null
+}
+
+export function accountPage(viewer: Viewer, user: UserRow, input: AccountPageInput): RenderedPage {
+  const errors = input.errors ?? {}
+  const profile = input.profile?.values ?? {}
+  const profileErrors = input.profile?.errors
+  const zone = profile.timezone ?? user.timezone
+  const zones = input.timeZones.includes(zone) ? input.timeZones : [zone, ...input.timeZones]
   return dashboardPage({
     title: 'Account',
     section: 'account',
     viewer,
     children: (
       <>
-        {options.notice ? (
-          <p class="notice" role="status">
-            {options.notice}
+        {input.notice ? (
+          <p class="notice" role="status" id="notice">
+            {input.notice}
           </p>
         ) : null}
         <section class="panel" aria-labelledby="profile-heading">
           <h2 id="profile-heading">Profile</h2>
-          <dl>
-            <dt>Name</dt>
-            <dd id="account-name">{user.name}</dd>
-            <dt>Email</dt>
-            <dd id="account-email">{user.email}</dd>
-            <dt>Time zone</dt>
-            <dd>{user.timezone}</dd>
-            <dt>Role</dt>
-            <dd>{user.role}</dd>
-          </dl>
+          <p class="muted small">
+            Role: <span id="account-role">{user.role}</span>
+          </p>
+          <form method="post" action="/dashboard/account/profile" novalidate>
+            <CsrfField token={viewer.csrf} />
+            <TextField
+              name="name"
+              label="Name"
+              value={profile.name ?? user.name}
+              autocomplete="name"
+              required
+              error={firstOf(profileErrors, 'name')}
+            />
+            <TextField
+              name="email"
+              label="Email"
+              type="email"
+              value={profile.email ?? user.email}
+              autocomplete="email"
+              required
+              error={firstOf(profileErrors, 'email')}
+            />
+            <label for="timezone">Time zone</label>
+            <select
+              id="timezone"
+              name="timezone"
+              aria-invalid={profileErrors?.timezone ? 'true' : undefined}
+              aria-describedby={profileErrors?.timezone ? 'timezone-error' : undefined}
+            >
+              {zones.map((z) => (
+                <option key={z} value={z} selected={z === zone}>
+                  {z}
+                </option>
+              ))}
+            </select>
+            {profileErrors?.timezone ? (
+              <p class="field-error" id="timezone-error">
+                {profileErrors.timezone.join(' ')}
+              </p>
+            ) : null}
+            <div class="actions">
+              <button type="submit">Save profile</button>
+            </div>
+          </form>
+        </section>
+        <section class="panel" aria-labelledby="keys-heading">
+          <h2 id="keys-heading">API keys</h2>
+          <p class="muted small">
+            Keys let programs use the API as you (<a href="/api/docs">API documentation</a>). A key
+            is shown in full only once, when it is made.
+          </p>
+          {input.keys.length === 0 ? (
+            <p id="no-keys">You have no API key.</p>
+          ) : (
+            <div class="table-scroll">
+              <table id="keys" class="cards">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Starts with</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {input.keys.map((k) => (
+                    <tr key={k.id} id={`key-${k.id}`}>
+                      <td>{k.name}</td>
+                      <td data-label="Starts with">
+                        <code>{k.prefix}…</code>
+                      </td>
+                      <td class="nowrap" data-label="Created">
+                        {when(k.created_at)}
+                      </td>
+                      <td class="nowrap" data-label="Last used">
+                        {when(k.last_used_at === null ? null : Number(k.last_used_at))}
+                      </td>
+                      <td>
+                        <a href={`/dashboard/account/keys/${k.id}/revoke`}>
+                          Revoke<span class="visually-hidden"> {k.name}</span>
+                        </a>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <form method="post" action="/dashboard/account/keys" novalidate>
+            <CsrfField token={viewer.csrf} />
+            <TextField
+              name="key_name"
+              label="New key's name (up to 64 characters)"
+              value={input.newKey?.values.key_name ?? ''}
+              error={firstOf(input.newKey?.errors, 'key_name')}
+            />
+            <div class="actions">
+              <button type="submit">Create API key</button>
+            </div>
+          </form>
         </section>
         <section class="panel" aria-labelledby="password-heading">
           <h2 id="password-heading">Change password</h2>
@@ -80,59 +194,53 @@ export function accountPage(
   })
 }
 
-export function adminPage(viewer: Viewer, users: UserRow[]): RenderedPage {
+/** The answer to a new key: the only time the full key is shown. */
+export function newKeyPage(viewer: Viewer, name: string, key: string): RenderedPage {
   return dashboardPage({
-    title: 'Admin',
-    section: 'admin',
+    title: 'New API key',
+    section: 'account',
     viewer,
     children: (
-      <section class="panel" aria-labelledby="users-heading">
-        <h2 id="users-heading">Users</h2>
-        <div class="table-scroll">
-          <table id="users">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((u) => (
-                <tr key={u.id}>
-                  <td>{u.name}</td>
-                  <td>{u.email}</td>
-                  <td>{u.role}</td>
-                  <td>
-                    {u.disabled
-                      ? 'disabled'
-                      : u.password_hash === null
-                        ? 'no password yet'
-                        : 'active'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      <section class="panel" aria-labelledby="key-heading">
+        <h2 id="key-heading">{name}</h2>
+        <p>
+          Copy this key now: it is shown only this once. Send it as{' '}
+          <code>Authorization: Bearer &lt;key&gt;</code>.
+        </p>
+        <p>
+          <label for="new-key">Your new API key</label>
+          <input id="new-key" type="text" readonly value={key} class="key" />
+        </p>
+        <p>
+          <a href="/dashboard/account">Back to your account</a>
+        </p>
       </section>
     ),
   })
 }
 
-/** A screen of the navigation that this version does not have yet. */
-export function comingPage(viewer: Viewer, section: Section, title: string): RenderedPage {
+export function revokeKeyPage(viewer: Viewer, key: ApiKeyRow): RenderedPage {
   return dashboardPage({
-    title,
-    section,
+    title: 'Revoke API key',
+    section: 'account',
     viewer,
     children: (
       <section class="panel">
-        <p>This screen is not built yet. Everything it will do is available through the API.</p>
         <p>
-          <a href="/api/docs">API documentation</a>
+          Revoke the key <strong id="revoke-name">{key.name}</strong> (<code>{key.prefix}…</code>
+          )? Programs using it stop working at once. This cannot be undone.
         </p>
+        <form method="post" action={`/dashboard/account/keys/${key.id}/revoke`}>
+          <CsrfField token={viewer.csrf} />
+          <div class="actions">
+            <button type="submit" class="danger">
+              Revoke key
+            </button>
+            <a class="button secondary" href="/dashboard/account">
+              Keep it
+            </a>
+          </div>
+        </form>
       </section>
     ),
   })

@@ -6,20 +6,16 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
-import type { UserRow } from '../db/types.js'
 import { notFoundPage } from '../pages/index.js'
-import type { RenderedPage } from '../pages/layout.js'
 import { readCookie } from '../redirects/remembered-password.js'
 import type { Services } from '../services.js'
-import { ABSOLUTE_TIMEOUT_MS, type Session } from '../sessions/service.js'
+import { ABSOLUTE_TIMEOUT_MS } from '../sessions/service.js'
 import { passwordProblem } from '../users/accounts.js'
 import { acceptAliases } from '../http/aliases.js'
 import { pageRequest } from '../http/paging.js'
 import { schemaErrors } from '../http/validation.js'
 import { LINK_LIST_ALIASES, linkFilterOf } from '../links/list-query.js'
 import { LinkListQuery } from '../links/schema.js'
-import { UserInputError } from '../users/service.js'
-import { accountPage, adminPage, comingPage, type PasswordChangeErrors } from './account-pages.js'
 import { assetRoutes } from './assets.js'
 import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
 import { linkStatsRoutes } from './link-stats-routes.js'
@@ -27,7 +23,6 @@ import { linksPage, linksQueryErrorPage } from './links-page.js'
 import { overviewPage } from './overview-page.js'
 import {
   csrfFailedPage,
-  forbiddenPage,
   homePage,
   loginPage,
   passwordLinkUnusablePage,
@@ -36,6 +31,18 @@ import {
   tooManySignInsPage,
 } from './public-pages.js'
 import type { Viewer } from './shell.js'
+import {
+  dropEmptyFields,
+  field,
+  seeOther,
+  send,
+  type DashboardContext,
+  type Form,
+  type SignedIn,
+} from './context.js'
+import { resourceRoutes } from './resource-routes.js'
+import { accountRoutes } from './account-routes.js'
+import { adminRoutes } from './admin-routes.js'
 import type { SignInLimits } from './sign-in-limits.js'
 
 export const SESSION_COOKIE = 'slink_session'
@@ -48,34 +55,6 @@ export interface DashboardOptions {
   /** Signs the CSRF tokens of forms shown before sign-in. */
   csrfSecret: Buffer
   limits: SignInLimits
-}
-
-interface SignedIn {
-  session: Session
-  user: UserRow
-}
-
-type Form = Record<string, string | undefined>
-
-function field(body: unknown, name: string): string {
-  if (typeof body !== 'object' || body === null) return ''
-  const value = (body as Form)[name]
-  return typeof value === 'string' ? value : ''
-}
-
-async function dropEmptyFields(request: FastifyRequest): Promise<void> {
-  const query = request.query
-  if (typeof query !== 'object' || query === null) return
-  for (const [name, value] of Object.entries(query))
-    if (value === '') Reflect.deleteProperty(query, name)
-}
-
-function send(reply: FastifyReply, status: number, page: RenderedPage): FastifyReply {
-  return reply.code(status).headers(page.headers).send(page.html)
-}
-
-function seeOther(reply: FastifyReply, location: string): FastifyReply {
-  return reply.code(303).header('cache-control', 'no-store').header('location', location).send()
 }
 
 export function createDashboard(options: DashboardOptions) {
@@ -247,47 +226,6 @@ export function createDashboard(options: DashboardOptions) {
             return send(reply, 200, overviewPage(viewerOf(me), data))
           })
 
-          dashboard.get('/account', { schema: { hide: true } }, async (request, reply) => {
-            const me = signedInOf(request)
-            const notice =
-              (request.query as Form).changed !== undefined ? 'Your password was changed.' : null
-            return send(reply, 200, accountPage(viewerOf(me), me.user, { notice }))
-          })
-
-          dashboard.post(
-            '/account/password',
-            { schema: { hide: true } },
-            async (request, reply) => {
-              const me = signedInOf(request)
-              const current = field(request.body, 'current_password')
-              const password = field(request.body, 'password')
-              const errors: PasswordChangeErrors = {}
-              if ((await services.accounts.verify(me.user.email, current)) === null)
-                errors.current_password = 'The current password is not correct.'
-              const problem = passwordProblem(password)
-              if (problem) errors.password = problem
-              else if (field(request.body, 'password_confirmation') !== password)
-                errors.password_confirmation = 'The passwords do not match.'
-              if (Object.keys(errors).length > 0) {
-                return send(reply, 422, accountPage(viewerOf(me), me.user, { errors }))
-              }
-              try {
-                await services.accounts.setPassword(me.user.id, password, me.session.id)
-              } catch (error) {
-                if (!(error instanceof UserInputError)) throw error
-                const errors = { password: error.message }
-                return send(reply, 422, accountPage(viewerOf(me), me.user, { errors }))
-              }
-              return seeOther(reply, '/dashboard/account?changed')
-            },
-          )
-
-          dashboard.get('/admin', { schema: { hide: true } }, async (request, reply) => {
-            const me = signedInOf(request)
-            if (me.user.role !== 'admin') return send(reply, 403, forbiddenPage())
-            return send(reply, 200, adminPage(viewerOf(me), await services.accounts.listUsers()))
-          })
-
           const listAliases = acceptAliases('query', {
             ...LINK_LIST_ALIASES,
             names: { by: 'search_by', ...LINK_LIST_ALIASES.names },
@@ -338,16 +276,10 @@ export function createDashboard(options: DashboardOptions) {
             viewer: viewerOf(signedInOf(r)),
           }))
 
-          const coming = [
-            ['pixels', 'Pixels'],
-            ['spaces', 'Spaces'],
-            ['domains', 'Domains'],
-          ] as const
-          for (const [section, title] of coming) {
-            dashboard.get(`/${section}`, { schema: { hide: true } }, async (request, reply) =>
-              send(reply, 200, comingPage(viewerOf(signedInOf(request)), section, title)),
-            )
-          }
+          const context: DashboardContext = { config, services, signedInOf, viewerOf }
+          resourceRoutes(dashboard, context)
+          accountRoutes(dashboard, context)
+          adminRoutes(dashboard, context)
         },
         { prefix: '/dashboard' },
       )

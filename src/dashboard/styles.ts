@@ -33,6 +33,15 @@ select{font:inherit;padding:.55rem .5rem;border:1px solid var(--line);border-rad
 .pager{display:flex;gap:1rem;align-items:center;justify-content:center;margin:1rem 0}
 .link-space{display:block}
 .notice{border-left:4px solid var(--accent);padding:.4rem .8rem;background:var(--bg);border-radius:4px}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.row-actions{display:flex;gap:.75rem}.row-actions.wrap{flex-wrap:wrap;gap:.4rem}
+form.inline{margin:0;display:inline}
+.small-button{padding:.3rem .6rem;font-size:.85rem}
+input.key{width:100%;font-family:ui-monospace,monospace}
+.hint{margin:.3rem 0 0}
+button.danger{background:var(--error);border-color:var(--error);color:#fff}
+.swatch::before{content:"";display:inline-block;width:.8rem;height:.8rem;border-radius:50%;margin-right:.4rem;vertical-align:-.05rem;background:currentColor}
+.color-1::before{color:#2d58e6}.color-2::before{color:#1f9d55}.color-3::before{color:#e07b00}.color-4::before{color:#d0343a}.color-5::before{color:#7c4dcc}.color-6::before{color:#7a828c}
 .field-error{color:var(--error);font-weight:600;margin:.3rem 0 0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .panel-head{display:flex;flex-wrap:wrap;align-items:baseline;justify-content:space-between;gap:.25rem 1rem}

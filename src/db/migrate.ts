@@ -10,6 +10,7 @@ import { clickStatsByMonth } from './migrations/0003-click-stats-by-month.js'
 import { dashboardAccounts } from './migrations/0004-dashboard-accounts.js'
 import { webhooks } from './migrations/0005-webhooks.js'
 import { imports } from './migrations/0006-imports.js'
+import { apiKeyNames } from './migrations/0007-api-key-names.js'
 import { linkSearch } from './migrations/0008-link-search.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -20,6 +21,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0004-dashboard-accounts': dashboardAccounts(dialect),
     '0005-webhooks': webhooks(dialect),
     '0006-imports': imports(dialect),
+    '0007-api-key-names': apiKeyNames(dialect),
     '0008-link-search': linkSearch(dialect),
   }
 }

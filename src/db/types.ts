@@ -42,6 +42,9 @@ export interface ApiKeysTable {
   hash: string
   created_at: number
   revoked_at: number | null
+  /** Since migration 0007. */
+  name: string
+  last_used_at: number | null
 }
 
 export interface DomainsTable {

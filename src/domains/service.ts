@@ -65,7 +65,42 @@ export class DomainService {
     input: DomainUpdateInput,
     errors = new FieldErrors(),
   ): Promise<DomainRow> {
-    const domain = await this.owned(userId, id)
+    return this.change(await this.owned(userId, id), input, errors)
+  }
+
+  async delete(userId: number, id: number): Promise<DomainRow> {
+    return this.remove(await this.owned(userId, id))
+  }
+
+  /** The global domains (no owner), for the administrators' screen. */
+  listGlobal(filter: DomainFilter, page: PageRequest): Promise<Page<DomainRow>> {
+    return this.store.listGlobal(filter, page)
+  }
+
+  async getGlobal(id: number): Promise<DomainRow> {
+    const domain = await this.store.findById(id)
+    if (!domain || domain.user_id !== null) throw new NotFoundError()
+    return domain
+  }
+
+  async updateGlobal(
+    id: number,
+    input: DomainUpdateInput,
+    errors = new FieldErrors(),
+  ): Promise<DomainRow> {
+    return this.change(await this.getGlobal(id), input, errors)
+  }
+
+  async deleteGlobal(id: number): Promise<DomainRow> {
+    return this.remove(await this.getGlobal(id))
+  }
+
+  private async change(
+    domain: DomainRow,
+    input: DomainUpdateInput,
+    errors: FieldErrors,
+  ): Promise<DomainRow> {
+    const userId = domain.user_id
     const fields = await this.fields(input, errors, domain.id)
     errors.throwIfAny()
     const now = this.now()
@@ -85,8 +120,8 @@ export class DomainService {
     )
   }
 
-  async delete(userId: number, id: number): Promise<DomainRow> {
-    const domain = await this.owned(userId, id)
+  private async remove(domain: DomainRow): Promise<DomainRow> {
+    const userId = domain.user_id
     const now = this.now()
     await this.events.commit(async (raise) => {
       // Its links go with it (phpShort's rule): each raises its own link.deleted.

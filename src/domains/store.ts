@@ -3,7 +3,8 @@ import type { Db } from '../db/connect.js'
 import { prepared } from '../db/prepared.js'
 import { fetchPage, type Page, type PageRequest } from '../db/paging.js'
 import { containsInsensitive, textSortKey } from '../db/sql-helpers.js'
-import type { DomainRow } from '../db/types.js'
+import type { SelectQueryBuilder } from 'kysely'
+import type { Database, DomainRow } from '../db/types.js'
 
 export interface DomainFields {
   name: string
@@ -20,6 +21,8 @@ export interface DomainFilter {
 export interface DomainStore {
   /** The user's own domains and the global ones. */
   list(userId: number, filter: DomainFilter, page: PageRequest): Promise<Page<DomainRow>>
+  /** The global domains only. */
+  listGlobal(filter: DomainFilter, page: PageRequest): Promise<Page<DomainRow>>
   listAll(): Promise<DomainRow[]>
   /** A domain the user may use: their own or a global one. */
   findVisible(userId: number, id: number): Promise<DomainRow | undefined>
@@ -42,9 +45,29 @@ export class SqlDomainStore implements DomainStore {
   )
 
   list(userId: number, filter: DomainFilter, page: PageRequest): Promise<Page<DomainRow>> {
-    let base = this.db.kysely
-      .selectFrom('domains')
-      .where((eb) => eb.or([eb('user_id', '=', userId), eb('user_id', 'is', null)]))
+    return this.page(
+      this.db.kysely
+        .selectFrom('domains')
+        .where((eb) => eb.or([eb('user_id', '=', userId), eb('user_id', 'is', null)])),
+      filter,
+      page,
+    )
+  }
+
+  listGlobal(filter: DomainFilter, page: PageRequest): Promise<Page<DomainRow>> {
+    return this.page(
+      this.db.kysely.selectFrom('domains').where('user_id', 'is', null),
+      filter,
+      page,
+    )
+  }
+
+  private page(
+    from: SelectQueryBuilder<Database, 'domains', object>,
+    filter: DomainFilter,
+    page: PageRequest,
+  ): Promise<Page<DomainRow>> {
+    let base = from
     if (filter.search) base = base.where(containsInsensitive('name', filter.search))
     const sortKey = filter.sortBy === 'name' ? textSortKey('name', this.db.dialect) : 'id'
     return fetchPage(base, (qb) => qb.selectAll(), sortKey, 'id', page)

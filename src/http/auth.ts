@@ -1,6 +1,7 @@
 /**
  * Bearer authentication for `/api/v1`: the key comes only from the Authorization header and
- * is checked on every request (a revoked key stops working at once, on every process).
+ * is checked on every request (a revoked key, or a disabled user's, stops working at once, on
+ * every process).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { UnauthenticatedError } from '../shared/errors.js'
@@ -40,6 +41,10 @@ export function registerAuth(app: FastifyInstance, users: UserService): void {
     const principal = token === null ? null : await users.authenticate(token)
     if (!principal) throw new UnauthenticatedError()
     request.principal = principal
+    // The Account page shows when a key was last used; the request does not wait for it.
+    users.recordUse(principal.keyId).catch((error: unknown) => {
+      request.log.error({ err: error }, 'recording when an API key was last used failed')
+    })
   }
   app.addHook('onRoute', (route) => {
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat()

@@ -27,6 +27,9 @@ export function parseDomainName(input: string): { name: string; url: string } | 
   return { name: url.hostname, url: `${url.protocol}//${url.host}` }
 }
 
+/** An address with one `@`, no spaces, and parts of sensible length (what the CLI accepts too). */
+export const EMAIL_SHAPE = /^[^\s@]{1,64}@[^\s@]{1,255}$/
+
 export const FORMATS = {
   'http-url': isHttpUrl,
   'alpha-dash': (value: string) => /^[A-Za-z0-9_-]+$/.test(value),
@@ -39,6 +42,7 @@ export const FORMATS = {
     return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d
   },
   'domain-name': (value: string) => parseDomainName(value) !== null,
+  email: (value: string) => EMAIL_SHAPE.test(value),
   'time-zone': (value: string) => {
     try {
       new Intl.DateTimeFormat('en-US', { timeZone: value })
@@ -58,5 +62,6 @@ export const FORMAT_MESSAGES: Record<FormatName, (attribute: string) => string> 
   'time-hm': (a) => `The ${a} field must match the format H:i.`,
   'date-ymd': (a) => `The ${a} field must match the format Y-m-d.`,
   'domain-name': (a) => `The ${a} field must be a valid domain name.`,
+  email: (a) => `The ${a} field must be a valid email address.`,
   'time-zone': (a) => `The ${a} field must be a valid timezone.`,
 }

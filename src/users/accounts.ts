@@ -5,7 +5,10 @@
  * password fails like a wrong password. Setting a password ends the user's other sessions.
  */
 import { randomBytes } from 'node:crypto'
-import type { UserRow } from '../db/types.js'
+import type { UserRole, UserRow } from '../db/types.js'
+import { FieldErrors, ForbiddenError, NotFoundError } from '../shared/errors.js'
+import { takenMessage, writeUnique } from '../shared/unique.js'
+import type { NewUserInput, ProfileInput } from './schema.js'
 import type { SessionService } from '../sessions/service.js'
 import { hashPassword, sha256, verifyPassword } from '../shared/secrets.js'
 import { UserInputError } from './service.js'
@@ -64,6 +67,72 @@ export class AccountService {
     if (problem) throw new UserInputError(problem)
     await this.store.setPasswordHash(userId, await hashPassword(password), this.now())
     await this.sessions.endOthers(userId, keepSessionId)
+  }
+
+  /**
+   * Changes a person's name, email or time zone (already checked by the form's schema); an
+   * email another user has is refused with the API's message.
+   */
+  async updateProfile(
+    userId: number,
+    input: ProfileInput,
+    errors = new FieldErrors(),
+  ): Promise<UserRow> {
+    const profile = { ...input, ...(input.name ? { name: input.name.trim() } : {}) }
+    if (profile.name === '' && !errors.has('name'))
+      errors.add('name', 'The name field is required.')
+    if (input.email !== undefined && !errors.has('email')) {
+      profile.email = input.email.trim()
+      const other = await this.store.findByEmail(profile.email)
+      if (other && other.id !== userId) errors.add('email', takenMessage('email'))
+    }
+    errors.throwIfAny()
+    return writeUnique(errors, 'email', () => this.store.updateProfile(userId, profile, this.now()))
+  }
+
+  /**
+   * A user made by an administrator, without a password or an API key: they set a password
+   * through a one-time link (see `issueToken`) and make their keys on the Account page.
+   */
+  async createUser(input: NewUserInput, errors = new FieldErrors()): Promise<UserRow> {
+    const email = input.email?.trim()
+    if (email !== undefined && !errors.has('email') && (await this.store.findByEmail(email)))
+      errors.add('email', takenMessage('email'))
+    const name = input.name?.trim()
+    if (name === '' && !errors.has('name')) errors.add('name', 'The name field is required.')
+    errors.throwIfAny()
+    return writeUnique(errors, 'email', () =>
+      this.store.create(
+        { email: email!, name: name!, timezone: 'UTC', role: input.role ?? 'user' },
+        this.now(),
+      ),
+    )
+  }
+
+  /**
+   * Disables or enables a user; disabling ends their sessions (their API keys stop working
+   * through authentication, which skips disabled users). Administrators cannot disable
+   * themselves, so there is always one who can undo it.
+   */
+  async setDisabled(actorId: number, userId: number, disabled: boolean): Promise<UserRow> {
+    const user = await this.other(actorId, userId)
+    await this.store.setDisabled(user.id, disabled, this.now())
+    if (disabled) await this.sessions.endOthers(user.id)
+    return user
+  }
+
+  /** Makes a user an administrator or a plain user; never the acting administrator. */
+  async setRole(actorId: number, userId: number, role: UserRole): Promise<UserRow> {
+    const user = await this.other(actorId, userId)
+    await this.store.setRole(user.id, role, this.now())
+    return user
+  }
+
+  private async other(actorId: number, userId: number): Promise<UserRow> {
+    const user = await this.store.findById(userId)
+    if (!user) throw new NotFoundError()
+    if (user.id === actorId) throw new ForbiddenError()
+    return user
   }
 
   /** A new one-time token for the user (valid 24 hours). */

@@ -1,8 +1,11 @@
 /**
  * Users and API keys: creation (with a given or generated key), authentication of a bearer
- * key, revocation by key or unique prefix, and the first user of an empty database.
+ * key (a disabled user's keys do not authenticate), when each key was last used, revocation
+ * by key or unique prefix, the keys a person manages on the Account page, and the first user
+ * of an empty database.
  */
-import type { UserRow } from '../db/types.js'
+import type { ApiKeyRow, UserRow } from '../db/types.js'
+import { FieldErrors, NotFoundError } from '../shared/errors.js'
 import {
   equalHex,
   generateApiKey,
@@ -10,6 +13,8 @@ import {
   LOOKUP_PREFIX_LENGTH,
   sha256,
 } from '../shared/secrets.js'
+import { EMAIL_SHAPE } from '../shared/formats.js'
+import type { ApiKeyInput } from './schema.js'
 import { isValidTimeZone } from '../shared/time.js'
 import type { UserStore } from './store.js'
 
@@ -20,11 +25,23 @@ export interface Principal {
   keyId: number
 }
 
+/** How a key is named when it is not made on the dashboard. */
+export const KEY_NAMES = {
+  commandLine: 'Command line',
+  initial: 'INITIAL_API_KEY',
+  firstStart: 'First start',
+} as const
+
+/** A key's last use is written at most this often (per key and process). */
+export const KEY_USE_INTERVAL_MS = 60_000
+
 export const MIN_KEY_LENGTH = 16
 const KEY_SHAPE = /^[\x21-\x7e]{16,128}$/
-const EMAIL_SHAPE = /^[^\s@]{1,64}@[^\s@]{1,255}$/
 
 export class UserService {
+  /** When each key's last use was last written by this process. */
+  private readonly useWritten = new Map<number, number>()
+
   constructor(
     private readonly store: UserStore,
     private readonly now: () => number = Date.now,
@@ -35,6 +52,7 @@ export class UserService {
     name?: string
     timezone?: string
     apiKey?: string
+    keyName?: string
   }): Promise<{ user: UserRow; apiKey: string }> {
     const email = input.email.trim()
     if (!EMAIL_SHAPE.test(email)) throw new UserInputError(`invalid email "${input.email}"`)
@@ -49,14 +67,52 @@ export class UserService {
     // The first user of a database is its administrator.
     const role = (await this.store.count()) === 0 ? 'admin' : 'user'
     const user = await this.store.create({ name, email, timezone, role }, this.now())
-    const apiKey = await this.addKey(user.id, input.apiKey)
+    const apiKey = await this.addKey(user.id, input.keyName ?? KEY_NAMES.commandLine, input.apiKey)
     return { user, apiKey }
   }
 
-  async createKey(email: string): Promise<string> {
+  async createKey(email: string, name: string = KEY_NAMES.commandLine): Promise<string> {
     const user = await this.store.findByEmail(email.trim())
     if (!user) throw new UserInputError(`no user with email ${email}`)
-    return this.addKey(user.id)
+    return this.addKey(user.id, name)
+  }
+
+  /** A user's live keys, newest first. */
+  listKeys(userId: number): Promise<ApiKeyRow[]> {
+    return this.store.keysOf(userId)
+  }
+
+  /** A new key with a name (checked by the caller's schema); the full key is returned once. */
+  async createNamedKey(
+    userId: number,
+    input: ApiKeyInput,
+    errors = new FieldErrors(),
+  ): Promise<string> {
+    const name = input.key_name?.trim()
+    if (!errors.has('key_name') && !name) errors.add('key_name', 'The key name field is required.')
+    errors.throwIfAny()
+    return this.addKey(userId, name!)
+  }
+
+  /** Revokes one of the user's own live keys; any other id is not found. */
+  async revokeOwnKey(userId: number, keyId: number): Promise<ApiKeyRow> {
+    const key = (await this.store.keysOf(userId)).find((k) => k.id === keyId)
+    if (!key) throw new NotFoundError()
+    await this.store.revokeKey(key.id, this.now())
+    return key
+  }
+
+  /**
+   * Notes that a key authenticated a request: written at most once a minute per key (per
+   * process), so the API's hot path pays a map lookup, not a write, on nearly every request.
+   * The caller does not wait for it.
+   */
+  recordUse(keyId: number): Promise<void> {
+    const now = this.now()
+    const last = this.useWritten.get(keyId)
+    if (last !== undefined && now - last < KEY_USE_INTERVAL_MS) return Promise.resolve()
+    this.useWritten.set(keyId, now)
+    return this.store.markKeyUsed(keyId, now)
   }
 
   /** Revokes the live key given in full, or the only live key starting with `prefix` (≥ 8 characters). */
@@ -82,7 +138,7 @@ export class UserService {
     if (!KEY_SHAPE.test(key)) return null
     const hash = sha256(key)
     const prefix = keyPrefix(key)
-    const candidates = await this.store.keysByPrefix(prefix.slice(0, LOOKUP_PREFIX_LENGTH))
+    const candidates = await this.store.usableKeysByPrefix(prefix.slice(0, LOOKUP_PREFIX_LENGTH))
     let found: Principal | null = null
     for (const candidate of candidates) {
       if (candidate.prefix === prefix && equalHex(candidate.hash, hash))
@@ -103,7 +159,9 @@ export class UserService {
     const { user, apiKey } = await this.createUser({
       email: 'admin@localhost',
       name: 'Admin',
-      ...(initialApiKey ? { apiKey: initialApiKey } : {}),
+      ...(initialApiKey
+        ? { apiKey: initialApiKey, keyName: KEY_NAMES.initial }
+        : { keyName: KEY_NAMES.firstStart }),
     })
     return { userId: user.id, email: user.email, apiKey: initialApiKey ? null : apiKey }
   }
@@ -116,9 +174,9 @@ export class UserService {
       throw new UserInputError('that API key is already in use')
   }
 
-  private async addKey(userId: number, given?: string): Promise<string> {
+  private async addKey(userId: number, name: string, given?: string): Promise<string> {
     const key = given ?? generateApiKey()
-    await this.store.addKey(userId, keyPrefix(key), sha256(key), this.now())
+    await this.store.addKey(userId, { prefix: keyPrefix(key), hash: sha256(key), name }, this.now())
     return key
   }
 }

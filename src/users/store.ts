@@ -15,9 +15,24 @@ export interface UserStore {
   create(user: NewUser, now: number): Promise<UserRow>
   findById(id: number): Promise<UserRow | undefined>
   findByEmail(email: string): Promise<UserRow | undefined>
-  addKey(userId: number, prefix: string, hash: string, now: number): Promise<ApiKeyRow>
+  addKey(
+    userId: number,
+    key: { prefix: string; hash: string; name: string },
+    now: number,
+  ): Promise<ApiKeyRow>
   /** Live keys whose stored prefix starts with `prefix` (at most a few). */
   keysByPrefix(prefix: string): Promise<ApiKeyRow[]>
+  /** Like `keysByPrefix`, of users who are not disabled: the keys that may authenticate. */
+  usableKeysByPrefix(prefix: string): Promise<ApiKeyRow[]>
+  /** A user's live keys, newest first. */
+  keysOf(userId: number): Promise<ApiKeyRow[]>
+  markKeyUsed(id: number, at: number): Promise<void>
+  updateProfile(
+    userId: number,
+    profile: { name?: string; email?: string; timezone?: string },
+    now: number,
+  ): Promise<UserRow>
+  setDisabled(userId: number, disabled: boolean, now: number): Promise<void>
   keyByHash(hash: string): Promise<ApiKeyRow | undefined>
   revokeKey(id: number, now: number): Promise<void>
   /** Every user, oldest first. */
@@ -75,12 +90,69 @@ export class SqlUserStore implements UserStore {
       .executeTakeFirst()
   }
 
-  addKey(userId: number, prefix: string, hash: string, now: number): Promise<ApiKeyRow> {
+  addKey(
+    userId: number,
+    key: { prefix: string; hash: string; name: string },
+    now: number,
+  ): Promise<ApiKeyRow> {
     return this.db.kysely
       .insertInto('api_keys')
-      .values({ user_id: userId, prefix, hash, created_at: now, revoked_at: null })
+      .values({ user_id: userId, ...key, created_at: now, revoked_at: null, last_used_at: null })
       .returningAll()
       .executeTakeFirstOrThrow()
+  }
+
+  usableKeysByPrefix(prefix: string): Promise<ApiKeyRow[]> {
+    return this.db.kysely
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.id', 'api_keys.user_id')
+      .selectAll('api_keys')
+      .where('api_keys.revoked_at', 'is', null)
+      .where('users.disabled', '=', 0)
+      .where((eb) =>
+        eb(eb.fn('substr', ['api_keys.prefix', eb.val(1), eb.val(prefix.length)]), '=', prefix),
+      )
+      .limit(10)
+      .execute()
+  }
+
+  keysOf(userId: number): Promise<ApiKeyRow[]> {
+    return this.db.kysely
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .orderBy('id', 'desc')
+      .execute()
+  }
+
+  async markKeyUsed(id: number, at: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('api_keys')
+      .set({ last_used_at: at })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  updateProfile(
+    userId: number,
+    profile: { name?: string; email?: string; timezone?: string },
+    now: number,
+  ): Promise<UserRow> {
+    return this.db.kysely
+      .updateTable('users')
+      .set({ ...profile, updated_at: now })
+      .where('id', '=', userId)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  async setDisabled(userId: number, disabled: boolean, now: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('users')
+      .set({ disabled: disabled ? 1 : 0, updated_at: now })
+      .where('id', '=', userId)
+      .execute()
   }
 
   keysByPrefix(prefix: string): Promise<ApiKeyRow[]> {

@@ -46,7 +46,7 @@ describe('the real slink bin', () => {
     expect(slinkProcess(['migrate'], env)).toEqual({
       status: 0,
       stdout:
-        'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0004-dashboard-accounts, 0005-webhooks, 0006-imports, 0008-link-search\n',
+        'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0004-dashboard-accounts, 0005-webhooks, 0006-imports, 0007-api-key-names, 0008-link-search\n',
       stderr: '',
     })
     expect(slinkProcess(['key', 'create', '--email', 'nobody@example.com'], env)).toEqual({
@@ -67,7 +67,7 @@ describe('slink migrate', () => {
     expect(await slink(['migrate'], env)).toEqual({
       status: 0,
       stdout:
-        'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0004-dashboard-accounts, 0005-webhooks, 0006-imports, 0008-link-search\n',
+        'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0004-dashboard-accounts, 0005-webhooks, 0006-imports, 0007-api-key-names, 0008-link-search\n',
       stderr: '',
     })
     expect(await slink(['migrate'], env)).toEqual({
@@ -157,6 +157,27 @@ describe('slink key', () => {
     expect(result.status).toBe(0)
     expect(result.stdout).toMatch(/^slk_[A-Za-z0-9]{40}\n$/)
     expect(await liveKeys()).toBe(2)
+  })
+
+  it('names keys: --name, else "Command line" (as the key `user create` prints)', async () => {
+    await slink(['user', 'create', '--email', 'ann@example.com'], env)
+    expect(
+      (await slink(['key', 'create', '--email', 'ann@example.com', '--name', 'CI'], env)).status,
+    ).toBe(0)
+    expect(
+      await slink(['key', 'create', '--email', 'ann@example.com', '--name', ' '], env),
+    ).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'slink: a key name must be 1 to 64 characters\n',
+    })
+    const db = openDatabase({ kind: 'sqlite', path: join(dir, 'cli.db') })
+    try {
+      const names = await db.kysely.selectFrom('api_keys').select('name').orderBy('id').execute()
+      expect(names.map((k) => k.name)).toEqual(['Command line', 'CI'])
+    } finally {
+      await db.close()
+    }
   })
 
   it('refuses a key for an unknown user', async () => {

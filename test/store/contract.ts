@@ -85,12 +85,59 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
     })
 
     it('finds live keys by prefix and forgets revoked ones', async () => {
-      const key = await users.addKey(alice, 'abcdefghijkl', 'f'.repeat(64), T)
+      const key = await users.addKey(
+        alice,
+        { prefix: 'abcdefghijkl', hash: 'f'.repeat(64), name: 'Laptop' },
+        T,
+      )
+      expect(key).toMatchObject({ name: 'Laptop', last_used_at: null, revoked_at: null })
       expect((await users.keysByPrefix('abcdefgh')).map((k) => k.id)).toEqual([key.id])
       expect((await users.keyByHash('f'.repeat(64)))?.user_id).toBe(alice)
       await users.revokeKey(key.id, T + 1)
       expect(await users.keysByPrefix('abcdefgh')).toEqual([])
       expect(await users.keyByHash('f'.repeat(64))).toBeUndefined()
+    })
+
+    it('lists a user’s live keys newest first, records their last use, and stops a disabled user’s', async () => {
+      const older = await users.addKey(
+        alice,
+        { prefix: 'mnopqrst0001', hash: 'a'.repeat(64), name: 'One' },
+        T,
+      )
+      const newer = await users.addKey(
+        alice,
+        { prefix: 'mnopqrst0002', hash: 'b'.repeat(64), name: 'Two' },
+        T,
+      )
+      const ids = async () =>
+        (await users.keysOf(alice)).map((k) => k.id).filter((id) => id >= older.id)
+      expect(await ids()).toEqual([newer.id, older.id])
+      await users.markKeyUsed(older.id, T + 5)
+      expect((await users.keysOf(alice)).find((k) => k.id === older.id)?.last_used_at).toBe(T + 5)
+      expect((await users.usableKeysByPrefix('mnopqrst')).map((k) => k.id).sort()).toEqual(
+        [older.id, newer.id].sort(),
+      )
+      await users.setDisabled(alice, true, T + 6)
+      expect(await users.usableKeysByPrefix('mnopqrst')).toEqual([])
+      expect(await users.keysByPrefix('mnopqrst')).toHaveLength(2)
+      await users.setDisabled(alice, false, T + 7)
+      await users.revokeKey(newer.id, T + 8)
+      expect(await ids()).toEqual([older.id])
+      await users.revokeKey(older.id, T + 9)
+    })
+
+    it('updates a profile and returns the row', async () => {
+      const row = await users.updateProfile(
+        alice,
+        { name: 'Alice B', timezone: 'Europe/Paris' },
+        T + 10,
+      )
+      expect(row).toMatchObject({
+        id: alice,
+        name: 'Alice B',
+        timezone: 'Europe/Paris',
+        updated_at: T + 10,
+      })
     })
 
     it("lists a user its own domains and the global ones, never another user's", async () => {

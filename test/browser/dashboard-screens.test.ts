@@ -1,0 +1,222 @@
+/**
+ * The Pixels, Spaces, Domains, Account and Admin screens in real Chromium: each page (lists,
+ * forms, a form refused with its messages, confirmations, a new key) with no serious or
+ * critical axe-core violation and no CSP violation, stored script payloads shown as text and
+ * never run; a create and a delete with JavaScript off; screenshots at phone and desktop
+ * width, light and dark, into test-artifacts/.
+ */
+import { mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumCheck, launchChromium } from '../support/browser.js'
+import { startServer, type TestServer } from '../support/server.js'
+
+const chromium = chromiumCheck()
+const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source
+
+const PASSWORD = 'screens password 1'
+/** Each payload, if it ever ran, would set `window.__xss`. */
+const XSS = `<img src=x onerror="window.__xss=1">`
+/** A valid URL (no spaces) that carries markup. */
+const URL_XSS = 'https://example.com/?q=<script>window.__xss=2</script>'
+
+interface Violation {
+  id: string
+  impact: string
+  nodes: string[]
+}
+
+describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
+  let s: TestServer
+  let browser: Browser
+  let origin: string
+  let cookies: Awaited<ReturnType<BrowserContext['cookies']>>
+  const contexts: BrowserContext[] = []
+
+  async function open(
+    options: { width?: number; dark?: boolean; javaScript?: boolean } = {},
+  ): Promise<{ page: Page; violations: string[] }> {
+    const context = await browser.newContext({
+      locale: 'en-US',
+      viewport: { width: options.width ?? 1280, height: 900 },
+      colorScheme: options.dark ? 'dark' : 'light',
+      javaScriptEnabled: options.javaScript ?? true,
+    })
+    contexts.push(context)
+    if (cookies) await context.addCookies(cookies)
+    const page = await context.newPage()
+    const violations: string[] = []
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text())
+    })
+    page.on('dialog', (d) => {
+      violations.push(`dialog: ${d.message()}`)
+      void d.dismiss()
+    })
+    return { page, violations }
+  }
+
+  async function axe(page: Page): Promise<Violation[]> {
+    await page.evaluate(axeSource)
+    return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+      r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)
+  }
+
+  beforeAll(async () => {
+    ;[s, browser] = await Promise.all([startServer(), launchChromium()])
+    origin = `http://short.test:${s.port}`
+    const [, token] = await s.process.waitFor(
+      /^(?:http:\/\/short\.test\/password\/([A-Za-z0-9_-]{43}))$/m,
+    )
+    mkdirSync('test-artifacts', { recursive: true })
+    // Stored payloads in every kind of row these screens show.
+    expect(
+      (await s.api('POST', '/pixels', { name: XSS.slice(0, 32), type: 'facebook', value: '123' }))
+        .status,
+    ).toBe(201)
+    expect(
+      (
+        await s.api('POST', '/pixels', {
+          name: 'Launch',
+          type: 'google-analytics',
+          value: 'G-1234',
+        })
+      ).status,
+    ).toBe(201)
+    expect((await s.api('POST', '/spaces', { name: XSS.slice(0, 32), color: 4 })).status).toBe(201)
+    expect((await s.api('POST', '/spaces', { name: 'Campaigns', color: 2 })).status).toBe(201)
+    expect(
+      (
+        await s.api('POST', '/domains', {
+          name: 'go.example.com',
+          index_page: URL_XSS,
+        })
+      ).status,
+    ).toBe(201)
+    const { page } = await open()
+    await page.goto(`${origin}/password/${token}`)
+    await page.fill('#password', PASSWORD)
+    await page.fill('#password_confirmation', PASSWORD)
+    await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click('button[type=submit]')])
+    cookies = await page.context().cookies()
+  })
+  afterAll(async () => {
+    for (const c of contexts) await c.close()
+    await browser?.close()
+    await s?.stop()
+  })
+
+  it('every screen: no axe or CSP violation, payloads shown as text and never run', async () => {
+    const { page, violations } = await open()
+    const check = async (path: string, heading: string) => {
+      await page.goto(`${origin}${path}`)
+      expect(await page.locator('h1').textContent()).toBe(heading)
+      expect(await axe(page), path).toEqual([])
+      expect(await page.evaluate('window.__xss === undefined')).toBe(true)
+    }
+    await check('/dashboard/pixels', 'Pixels')
+    expect(await page.locator('#items tbody tr').count()).toBe(2)
+    expect(await page.locator('#items tbody strong').allTextContents()).toContain(XSS.slice(0, 32))
+    await check('/dashboard/pixels?type=facebook&sort_by=name&sort=asc', 'Pixels')
+    expect(await page.locator('#items tbody tr').count()).toBe(1)
+    await check('/dashboard/pixels/new', 'New pixel')
+    await check('/dashboard/pixels/1/edit', 'Edit pixel')
+    await check('/dashboard/pixels/1/delete', 'Delete pixel')
+    await check('/dashboard/spaces', 'Spaces')
+    await check('/dashboard/spaces/new', 'New space')
+    await check('/dashboard/domains', 'Domains')
+    expect(await page.locator('#items').textContent()).toContain(URL_XSS)
+    await check('/dashboard/domains/new', 'New domain')
+    await check('/dashboard/account', 'Account')
+    await check('/dashboard/admin', 'Admin')
+    await check('/dashboard/admin/users/new', 'New user')
+    await check('/dashboard/admin/domains', 'Global domains')
+
+    // A refused form: every message beside its field, what was typed kept, focusable fields.
+    await page.goto(`${origin}/dashboard/pixels/new`)
+    await page.fill('#name', 'x'.repeat(40))
+    await page.fill('#value', 'not valid!')
+    await Promise.all([
+      page.waitForURL(`${origin}/dashboard/pixels`),
+      page.click('text=Create pixel'),
+    ])
+    expect(await page.locator('#name-error').textContent()).toBe(
+      'The name field must not be greater than 32 characters.',
+    )
+    expect(await page.locator('#value-error').textContent()).toBe(
+      'The value field must only contain letters, numbers, dashes, and underscores.',
+    )
+    expect(await page.inputValue('#value')).toBe('not valid!')
+    expect(await axe(page)).toEqual([])
+
+    // A new API key, shown once.
+    await page.goto(`${origin}/dashboard/account`)
+    await page.fill('#key_name', XSS)
+    await page.click('text=Create API key')
+    await page.waitForSelector('#new-key')
+    expect(await page.locator('#key-heading').textContent()).toBe(XSS)
+    expect(await page.inputValue('#new-key')).toMatch(/^[A-Za-z0-9_-]{20,}$/)
+    expect(await axe(page)).toEqual([])
+    await page.goto(`${origin}/dashboard/account`)
+    expect(await page.locator('#keys tbody tr').count()).toBe(2)
+    expect(await page.evaluate('window.__xss === undefined')).toBe(true)
+    expect(await page.evaluate('window.__violations ?? []')).toEqual([])
+    expect(violations).toEqual([])
+  }, 120_000)
+
+  it('creates and deletes with JavaScript off (plain forms, 303s, a confirmation page)', async () => {
+    const { page } = await open({ javaScript: false })
+    await page.goto(`${origin}/dashboard/spaces/new`)
+    await page.fill('#name', 'No script space')
+    await page.selectOption('#color', '5')
+    await Promise.all([
+      page.waitForURL(`${origin}/dashboard/spaces?done=created`),
+      page.click('text=Create space'),
+    ])
+    expect(await page.locator('#notice').textContent({ timeout: 3000 })).toBe('Space created.')
+    const row = page.locator('#items tbody tr', { hasText: 'No script space' })
+    expect(await row.locator('.swatch').textContent({ timeout: 3000 })).toBe('Purple')
+    await row.locator('a', { hasText: 'Delete' }).click({ timeout: 3000 })
+    expect(await page.locator('#delete-name').textContent({ timeout: 3000 })).toBe(
+      'No script space',
+    )
+    await Promise.all([
+      page.waitForURL(`${origin}/dashboard/spaces?done=deleted`),
+      page.click('button:has-text("Delete space")'),
+    ])
+    expect(await page.locator('#items').textContent()).not.toContain('No script space')
+  })
+
+  it('screenshots at phone and desktop width, light and dark, nothing wider than the screen', async () => {
+    const screens: [string, string][] = [
+      ['pixels', '/dashboard/pixels'],
+      ['spaces', '/dashboard/spaces'],
+      ['domains', '/dashboard/domains'],
+      ['domain-form', '/dashboard/domains/new'],
+      ['account', '/dashboard/account'],
+      ['admin', '/dashboard/admin'],
+    ]
+    for (const width of [390, 1280]) {
+      for (const dark of [false, true]) {
+        const name = `${width === 390 ? 'phone' : 'desktop'}-${dark ? 'dark' : 'light'}`
+        const { page, violations } = await open({ width, dark })
+        for (const [screen, path] of screens) {
+          await page.goto(`${origin}${path}`)
+          expect(await axe(page), `${screen} ${name}`).toEqual([])
+          await page.screenshot({
+            path: `test-artifacts/dashboard-${screen}-${name}.png`,
+            fullPage: true,
+          })
+          expect(
+            await page.evaluate('document.documentElement.scrollWidth'),
+            `${screen} ${name}`,
+          ).toBeLessThanOrEqual(width)
+        }
+        expect(violations).toEqual([])
+      }
+    }
+  }, 180_000)
+})
