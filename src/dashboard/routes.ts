@@ -15,6 +15,7 @@ import { ABSOLUTE_TIMEOUT_MS, type Session } from '../sessions/service.js'
 import { passwordProblem } from '../users/accounts.js'
 import { acceptAliases } from '../http/aliases.js'
 import { pageRequest } from '../http/paging.js'
+import { parseQuery } from '../http/body.js'
 import { schemaErrors } from '../http/validation.js'
 import { LINK_LIST_ALIASES, linkFilterOf } from '../links/list-query.js'
 import { LinkListQuery } from '../links/schema.js'
@@ -22,6 +23,7 @@ import { UserInputError } from '../users/service.js'
 import { accountPage, adminPage, comingPage, type PasswordChangeErrors } from './account-pages.js'
 import { assetRoutes } from './assets.js'
 import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
+import { linkRoutes } from './link-routes.js'
 import { linksPage, linksQueryErrorPage } from './links-page.js'
 import { overviewPage } from './overview-page.js'
 import {
@@ -38,7 +40,7 @@ import type { Viewer } from './shell.js'
 import type { SignInLimits } from './sign-in-limits.js'
 
 export const SESSION_COOKIE = 'slink_session'
-/** The largest form the dashboard accepts for now (sign-in, passwords). */
+/** The largest form the dashboard accepts (sign-in, passwords); link forms take more. */
 const FORM_LIMIT = 16 * 1024
 
 export interface DashboardOptions {
@@ -128,8 +130,8 @@ export function createDashboard(options: DashboardOptions) {
       scope.addContentTypeParser(
         'application/x-www-form-urlencoded',
         { parseAs: 'string', bodyLimit: FORM_LIMIT },
-        (_request, body, done) =>
-          done(null, Object.fromEntries(new URLSearchParams(body as string))),
+        // Bracket names nest as in the API's bodies (`country[0][key]`, `pixel_ids[]`).
+        (_request, body, done) => done(null, parseQuery(body as string)),
       )
       scope.addHook('onRequest', async (request, reply) => {
         if (!onDefaultDomain(request)) return send(reply, 404, notFoundPage())
@@ -331,6 +333,13 @@ export function createDashboard(options: DashboardOptions) {
               )
             },
           )
+
+          linkRoutes(dashboard, {
+            config,
+            services,
+            user: (r) => signedInOf(r).user,
+            viewer: (r) => viewerOf(signedInOf(r)),
+          })
 
           const coming = [
             ['pixels', 'Pixels'],
