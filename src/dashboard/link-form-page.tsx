@@ -5,6 +5,7 @@
  * (with htmx, only the targeting section is swapped).
  */
 import type { ComponentChildren } from 'preact'
+import { renderToString } from 'preact-render-to-string'
 import type { LinkRecord } from '../links/schema.js'
 import { PLATFORMS, type TargetList } from '../links/targeting-keys.js'
 import type { RenderedPage } from '../pages/layout.js'
@@ -86,6 +87,7 @@ function Input(props: {
   hint?: ComponentChildren
   autocomplete?: string
   placeholder?: string
+  autofocus?: boolean
 }) {
   const id = idOf(props.name)
   const messages = props.errors[props.field ?? props.name]
@@ -95,6 +97,7 @@ function Input(props: {
     value: props.value,
     autocomplete: props.autocomplete,
     placeholder: props.placeholder,
+    autofocus: props.autofocus,
     'aria-invalid': messages?.length ? ('true' as const) : undefined,
     'aria-describedby': describedBy(id, messages, props.hint !== undefined),
   }
@@ -131,6 +134,7 @@ function Select(props: {
   errors: Record<string, string[]>
   field?: string
   hint?: ComponentChildren
+  autofocus?: boolean
 }) {
   const id = idOf(props.name)
   const messages = props.errors[props.field ?? props.name]
@@ -140,6 +144,7 @@ function Select(props: {
       <select
         id={id}
         name={props.name}
+        autofocus={props.autofocus}
         aria-invalid={messages?.length ? 'true' : undefined}
         aria-describedby={describedBy(id, messages, props.hint !== undefined)}
       >
@@ -204,7 +209,7 @@ function TargetRows(props: {
       {rows.map((row, i) => {
         const focused = props.focus?.list === list && props.focus.row === i
         return (
-          <div class="target-row" key={i}>
+          <div class={list === 'rotation' ? 'target-row values-only' : 'target-row'} key={i}>
             {list !== 'rotation' ? (
               <Select
                 name={`${list}[${i}][key]`}
@@ -213,6 +218,7 @@ function TargetRows(props: {
                 value={row.key}
                 options={[['', '—'], ...KEY_OPTIONS[list]]}
                 errors={props.errors}
+                autofocus={focused || undefined}
               />
             ) : null}
             <Input
@@ -223,6 +229,7 @@ function TargetRows(props: {
               inputMode="url"
               placeholder="https://"
               errors={props.errors}
+              autofocus={(focused && list === 'rotation') || undefined}
             />
             <button
               type="submit"
@@ -230,7 +237,6 @@ function TargetRows(props: {
               name="_action"
               value={`remove_${list}_${i}`}
               aria-label={`Remove ${props.title.toLowerCase()} row ${i + 1}`}
-              autofocus={focused || undefined}
               {...rowButtonAttributes(props.action)}
             >
               Remove
@@ -249,6 +255,47 @@ function TargetRows(props: {
         Add {list === 'rotation' ? 'destination' : props.keyLabel.toLowerCase()}
       </button>
     </fieldset>
+  )
+}
+
+/** The targeting section: the one part a row button's htmx request swaps. */
+function Targeting(props: {
+  values: LinkFormValues
+  errors: Record<string, string[]>
+  action: string
+  focus: FocusHint
+}) {
+  const { values, errors, action } = props
+  return (
+    <section class="panel" id="targeting" aria-labelledby="targeting-heading">
+      <h2 id="targeting-heading">Targeting</h2>
+      <Select
+        name="target_type"
+        label="Send visitors by"
+        value={values.target_type}
+        options={[
+          ['0', 'Nothing: always the destination URL'],
+          ['1', 'Country'],
+          ['2', 'Platform'],
+          ['3', 'Language'],
+          ['4', 'Rotation (in turn)'],
+        ]}
+        errors={errors}
+        hint="Only the chosen list is used; the others are kept."
+      />
+      {LISTS.map(({ list, title, key }) => (
+        <TargetRows
+          key={list}
+          list={list}
+          title={title}
+          keyLabel={key}
+          rows={values[list]}
+          errors={errors}
+          action={action}
+          focus={props.focus}
+        />
+      ))}
+    </section>
   )
 }
 
@@ -462,35 +509,7 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
           hint="Empty: a page saying the link has expired."
         />
       </fieldset>
-      <section class="panel" id="targeting" aria-labelledby="targeting-heading">
-        <h2 id="targeting-heading">Targeting</h2>
-        <Select
-          name="target_type"
-          label="Send visitors by"
-          value={values.target_type}
-          options={[
-            ['0', 'Nothing: always the destination URL'],
-            ['1', 'Country'],
-            ['2', 'Platform'],
-            ['3', 'Language'],
-            ['4', 'Rotation (in turn)'],
-          ]}
-          errors={errors}
-          hint="Only the chosen list is used; the others are kept."
-        />
-        {LISTS.map(({ list, title, key }) => (
-          <TargetRows
-            key={list}
-            list={list}
-            title={title}
-            keyLabel={key}
-            rows={values[list]}
-            errors={errors}
-            action={action}
-            focus={props.focus}
-          />
-        ))}
-      </section>
+      <Targeting values={values} errors={errors} action={action} focus={props.focus} />
       <div class="actions">
         <button type="submit" id="save-link">
           {link ? 'Save changes' : 'Create link'}
@@ -505,6 +524,17 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
 
 /** Which control a row button's re-render puts the focus on. */
 export type FocusHint = { list: TargetList; row: number | 'add' } | null
+
+/**
+ * Only the targeting section, for a row button pressed with htmx: a fragment without the
+ * page's stylesheet, whose nonce would not be the nonce of the page it lands in.
+ */
+export function targetingFragment(input: LinkFormInput, focus: FocusHint): string {
+  const action = input.link ? `/dashboard/links/${input.link.id}` : '/dashboard/links/new'
+  return renderToString(
+    <Targeting values={input.values} errors={input.errors} action={action} focus={focus} />,
+  )
+}
 
 export function linkFormPage(
   viewer: Viewer,

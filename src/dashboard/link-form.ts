@@ -138,8 +138,10 @@ export function recordValues(link: LinkRecord, timeZone: string): LinkFormValues
 
 /** The row button pressed, if the form was sent by one (then nothing is saved). */
 export function rowAction(raw: Raw): RowAction | null {
+  // A button's value may arrive twice (htmx adds the pressed button to the form's fields).
+  const given: unknown = Array.isArray(raw._action) ? raw._action[0] : raw._action
   const found = /^(add|remove)_(country|platform|language|rotation)(?:_(\d{1,3}))?$/.exec(
-    text(raw, '_action'),
+    typeof given === 'string' ? given : '',
   )
   if (!found) return null
   const list = found[2] as TargetList

@@ -26,8 +26,15 @@ import {
   recordValues,
   rowAction,
   type LinkFormValues,
+  type RowAction,
 } from './link-form.js'
-import { linkFormPage, type FocusHint, type LinkChoices } from './link-form-page.js'
+import {
+  linkFormPage,
+  targetingFragment,
+  type FocusHint,
+  type LinkChoices,
+  type LinkFormInput,
+} from './link-form-page.js'
 import type { Viewer } from './shell.js'
 
 export interface LinkRouteOptions {
@@ -111,29 +118,65 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
     return (await presentLinks(services.presenter, userId, [row]))[0]!
   }
 
+  interface FormExtra {
+    link?: LinkRecord
+    errors?: Record<string, string[]>
+    notice?: string | null
+    focus?: FocusHint
+  }
+
+  async function formInput(
+    request: FastifyRequest,
+    values: LinkFormValues,
+    extra: FormExtra,
+  ): Promise<LinkFormInput> {
+    const user = options.user(request)
+    return {
+      values,
+      errors: extra.errors ?? {},
+      choices: await choices(user.id),
+      timeZone: user.timezone,
+      ...(extra.link ? { link: extra.link } : {}),
+      notice: extra.notice ?? null,
+    }
+  }
+
   async function formPage(
     request: FastifyRequest,
     values: LinkFormValues,
-    extra: {
-      link?: LinkRecord
-      errors?: Record<string, string[]>
-      notice?: string | null
-      focus?: FocusHint
-    } = {},
+    extra: FormExtra = {},
   ): Promise<RenderedPage> {
-    const user = options.user(request)
-    return linkFormPage(
-      options.viewer(request),
-      {
-        values,
-        errors: extra.errors ?? {},
-        choices: await choices(user.id),
-        timeZone: user.timezone,
-        ...(extra.link ? { link: extra.link } : {}),
-        notice: extra.notice ?? null,
-      },
-      extra.focus ?? null,
-    )
+    const input = await formInput(request, values, extra)
+    return linkFormPage(options.viewer(request), input, extra.focus ?? null)
+  }
+
+  /**
+   * A row button's press: the same form with a row more or less, nothing saved. htmx asks
+   * for the targeting section alone (see `targetingFragment`); a plain form gets the page.
+   */
+  async function rowChange(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    values: LinkFormValues,
+    action: RowAction,
+    link?: LinkRecord,
+  ): Promise<FastifyReply> {
+    const next = applyRowAction(values, action)
+    const focus: FocusHint =
+      'add' in action
+        ? { list: action.add, row: next[action.add].length - 1 }
+        : { list: action.remove, row: 'add' }
+    const extra = { focus, ...(link ? { link } : {}) }
+    if (request.headers['hx-request'] === 'true') {
+      const fragment = targetingFragment(await formInput(request, next, extra), focus)
+      return reply
+        .code(200)
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('vary', 'HX-Request')
+        .send(fragment)
+    }
+    return send(reply, 200, await formPage(request, next, extra))
   }
 
   /**
@@ -154,12 +197,6 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
     return { body: body as LinkInput, errors: bodyErrors(body, issues, nulls) }
   }
 
-  /** A row button's press: the same form with a row more or less, nothing saved. */
-  function focusAfter(action: NonNullable<ReturnType<typeof rowAction>>, values: LinkFormValues) {
-    if ('add' in action) return { list: action.add, row: values[action.add].length - 1 }
-    return { list: action.remove, row: 'add' as const }
-  }
-
   const formRoute = { schema: { hide: true }, bodyLimit: BODY_LIMIT }
 
   app.get('/links/new', { schema: { hide: true } }, async (request, reply) =>
@@ -171,10 +208,7 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
     const raw = bodyOf(request)
     const values = formValues(raw)
     const action = rowAction(raw)
-    if (action) {
-      const next = applyRowAction(values, action)
-      return send(reply, 200, await formPage(request, next, { focus: focusAfter(action, next) }))
-    }
+    if (action) return rowChange(request, reply, values, action)
     const { body, errors } = validate(request, LinkCreateBody, apiInput(values, { edit: false }))
     try {
       const row = await links.create(user.id, body, errors, await defaultDomainId())
@@ -208,11 +242,7 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
     const raw = bodyOf(request)
     const values = { ...formValues(raw), domain_id: String(link.domain.id) }
     const action = rowAction(raw)
-    if (action) {
-      const next = applyRowAction(values, action)
-      const focus = focusAfter(action, next)
-      return send(reply, 200, await formPage(request, next, { link, focus }))
-    }
+    if (action) return rowChange(request, reply, values, action, link)
     const input = apiInput(values, { edit: true, title: link.title })
     const { body, errors } = validate(request, LinkUpdateBody, input)
     try {

@@ -9,6 +9,8 @@ export const LINK_STYLES = `
 .offscreen,.default-submit{position:absolute;left:-9999px;width:1px;height:1px;overflow:hidden}
 .link-form fieldset{border:1px solid var(--line);min-width:0}
 .link-form legend{font-weight:700;padding:0 .3rem}
+.link-form fieldset.panel>legend{float:left;width:100%;padding:0;margin:0 0 .25rem;font-size:1.05rem}
+.link-form fieldset.panel>legend+*{clear:both}
 .link-form .field label{margin-top:.75rem}
 .link-form .hint{margin:.25rem 0 0}
 .link-form select{width:100%}
@@ -20,8 +22,9 @@ export const LINK_STYLES = `
 .pair{display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:0 1rem}
 .targets{border-radius:8px;margin:1rem 0;padding:.25rem 1rem 1rem}
 .target-row{display:grid;grid-template-columns:minmax(10rem,1fr) minmax(12rem,2fr) auto;gap:0 .75rem;align-items:end;margin-bottom:.5rem}
+.target-row.values-only{grid-template-columns:minmax(12rem,1fr) auto}
 .target-row .row-button{margin-bottom:.05rem}
-@media (max-width:40rem){.target-row{grid-template-columns:1fr;border-bottom:1px solid var(--line);padding-bottom:.75rem}
+@media (max-width:40rem){.target-row,.target-row.values-only{grid-template-columns:1fr;border-bottom:1px solid var(--line);padding-bottom:.75rem}
 .target-row .row-button{justify-self:start;margin-top:.5rem}}
 .errors{border-color:var(--error)}
 .link-nav{display:flex;flex-wrap:wrap;gap:.5rem 1rem}
@@ -32,6 +35,7 @@ export const LINK_STYLES = `
 .row-actions button{padding:0;border:0;font-weight:400;text-decoration:underline}
 .bulk{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
 .bulk .filter select{min-width:9rem}
+#links th{white-space:nowrap}
 .select{width:2rem}
 .select input{width:1.1rem;height:1.1rem;margin:0}
 `.trim()

@@ -372,6 +372,26 @@ describe('dashboard link forms', () => {
     expect(inputValue(rotation.body, 'rotation[0][value]')).toBe('https://r.example.com/')
     expect(inputValue(rotation.body, 'rotation[1][value]')).toBe('')
 
+    // htmx asks for the targeting section alone: no document, no stylesheet of another nonce.
+    const cookie = [...alice.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+    const fragment = await t.app.inject({
+      method: 'POST',
+      url: '/dashboard/links/new',
+      headers: {
+        host: 'short.test',
+        cookie,
+        'hx-request': 'true',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: encode([...base, ['_action', 'add_country'], ['_action', 'add_country']]),
+    })
+    expectStatus(fragment, 200)
+    expect(fragment.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(fragment.body).toMatch(/^<section class="panel" id="targeting"/)
+    expect(fragment.body).not.toContain('<style')
+    expect(selected(fragment.body, 'country[1][key]')).toBe('FR')
+    expect(fragment.body).toMatch(/<select id="country-2-key" name="country\[2\]\[key\]" autofocus/)
+
     const list = await t.call('GET', `${API}/links?search=rows&search_by=url`)
     expect((list.json() as { data: unknown[] }).data).toEqual([])
   })
