@@ -13,7 +13,7 @@ export const LINK_STYLES = `
 .link-form fieldset.panel>legend+*{clear:both}
 .link-form .field label{margin-top:.75rem}
 .link-form .hint{margin:.25rem 0 0}
-.link-form select{width:100%}
+.link-form select{width:100%;max-width:100%;min-width:0}
 .check{display:flex;align-items:center;gap:.5rem;margin:.4rem 0}
 .check input{width:auto;margin:0}
 .check label{margin:0;font-weight:400}

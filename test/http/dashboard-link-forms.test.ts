@@ -396,6 +396,32 @@ describe('dashboard link forms', () => {
     expect((list.json() as { data: unknown[] }).data).toEqual([])
   })
 
+  it('takes a form of a hundred rows a list (over the sign-in forms’ limit) and refuses 101', async () => {
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i): [string, string][] => [
+        [`rotation[${i}][value]`, `https://example.com/rotation/${'x'.repeat(1000)}/${i}`],
+      ]).flat()
+    const fields: [string, string | number][] = [
+      ['url', 'https://example.com/many'],
+      ['domain_id', t.defaultDomainId],
+      ['alias', 'many-rows'],
+      ...rows(101),
+    ]
+    const refused = await alice.post('/dashboard/links/new', encode([['_csrf', csrf], ...fields]))
+    expectStatus(refused, 422)
+    const api = await apiMessages(t, 'POST', 'links', encode(fields))
+    expect(api).toEqual({ rotation: ['The rotation field must not have more than 100 items.'] })
+    expect(fieldError(refused.body, 'rotation')).toBe(api.rotation![0])
+    expect(inputValue(refused.body, 'rotation[100][value]')).toContain('/rotation/x')
+    const saved = await alice.post(
+      '/dashboard/links/new',
+      encode([['_csrf', csrf], ...fields.slice(0, -1)]),
+    )
+    expectStatus(saved, 303)
+    const record = await show(t, `links/${linkId(saved.headers.location)}`)
+    expect((record.rotation_target as unknown[]).length).toBe(100)
+  })
+
   it('edits a link: changes and clears fields, keeps secrets unless removed, one domain', async () => {
     const link = await createLink(t, {
       alias: 'to-edit',
