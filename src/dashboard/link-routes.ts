@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
-import type { UserRow } from '../db/types.js'
+import type { LinkRow, UserRow } from '../db/types.js'
 import { BODY_LIMIT, normalise } from '../http/body.js'
 import { bodyErrors, nullTaker, type SchemaIssue } from '../http/validation.js'
 import { presentLinks } from '../links/record.js'
@@ -18,6 +18,7 @@ import { parseDomainName } from '../shared/formats.js'
 import type { TSchema } from '../shared/schema.js'
 import { FieldErrors, NotFoundError, ValidationError } from '../shared/errors.js'
 import { bulkConfirmPage, deleteConfirmPage } from './link-action-pages.js'
+import type { Done } from './link-row-actions.js'
 import {
   apiInput,
   applyRowAction,
@@ -79,6 +80,13 @@ function backTo(raw: Raw): string {
   return typeof back === 'string' && /^\/dashboard\/links(?:\?[^#\s]*)?$/.test(back)
     ? back
     : '/dashboard/links'
+}
+
+/** The list page to go back to, told what was done (`done=disabled-3`, see `doneNotice`). */
+function backWith(raw: Raw, done: Done, count: number): string {
+  const url = new URL(backTo(raw), 'http://dashboard.invalid')
+  url.searchParams.set('done', `${done}-${count}`)
+  return `${url.pathname}${url.search}`
 }
 
 function idsOf(raw: Raw): number[] {
@@ -261,7 +269,7 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
     app.post(`/links/:id/${path}`, { schema: { hide: true } }, async (request, reply) => {
       const user = options.user(request)
       await links.update(user.id, idParam(request), { disabled })
-      return seeOther(reply, backTo(bodyOf(request)))
+      return seeOther(reply, backWith(bodyOf(request), `${path}d`, 1))
     })
   }
 
@@ -272,7 +280,7 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
 
   app.post('/links/:id/delete', { schema: { hide: true } }, async (request, reply) => {
     await links.delete(options.user(request).id, idParam(request))
-    return seeOther(reply, backTo(bodyOf(request)))
+    return seeOther(reply, backWith(bodyOf(request), 'deleted', 1))
   })
 
   /**
@@ -298,16 +306,23 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
       if (records.length === 0) return problem('None of the selected links exist any more.')
       return send(reply, 200, bulkConfirmPage(viewer, { back, links: records }))
     }
+    let changed: LinkRow[]
     try {
-      await bulk(user.id, action, ids, raw.space_id)
+      changed = await bulk(user.id, action, ids, raw.space_id)
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error
       return problem(Object.values(error.fields).flat().join(' '))
     }
-    return seeOther(reply, back)
+    const done: Done = action === 'move' ? 'moved' : `${action}d`
+    return seeOther(reply, backWith(raw, done, changed.length))
   })
 
-  async function bulk(userId: number, action: BulkAction, ids: number[], space: unknown) {
+  async function bulk(
+    userId: number,
+    action: BulkAction,
+    ids: number[],
+    space: unknown,
+  ): Promise<LinkRow[]> {
     if (action === 'delete') return links.deleteMany(userId, ids)
     if (action === 'move') {
       // An empty space takes the links out of their spaces; a space that is not the user's is

@@ -111,3 +111,18 @@ export function BulkBar(props: {
     </form>
   )
 }
+
+export type Done = 'disabled' | 'enabled' | 'moved' | 'deleted'
+
+/**
+ * What the list says after a row or bulk action (`done=disabled-3` in its address): a sentence
+ * of our own, never the address's text.
+ */
+export function doneNotice(done: unknown): string | null {
+  const found =
+    typeof done === 'string' ? /^(disabled|enabled|moved|deleted)-(\d{1,3})$/.exec(done) : null
+  if (!found) return null
+  const count = Number(found[2])
+  const what = count === 1 ? '1 link was' : `${count} links were`
+  return found[1] === 'moved' ? `${what} moved.` : `${what} ${found[1]}.`
+}

@@ -23,6 +23,8 @@ export interface LinksPageInput {
   perPage: number
   spaces: { id: number; name: string }[]
   now: number
+  /** What a row or bulk action just did, if anything. */
+  notice?: string | null
 }
 
 export function linkStatus(link: LinkRecord, now: number): 'active' | 'expired' | 'disabled' {
@@ -71,6 +73,11 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
     viewer,
     children: (
       <>
+        {input.notice ? (
+          <p class="notice" role="status" id="links-notice">
+            {input.notice}
+          </p>
+        ) : null}
         <p>
           <a class="button" href="/dashboard/links/new" id="new-link">
             New link

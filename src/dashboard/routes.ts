@@ -24,6 +24,7 @@ import { accountPage, adminPage, comingPage, type PasswordChangeErrors } from '.
 import { assetRoutes } from './assets.js'
 import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
 import { linkRoutes } from './link-routes.js'
+import { doneNotice } from './link-row-actions.js'
 import { linksPage, linksQueryErrorPage } from './links-page.js'
 import { overviewPage } from './overview-page.js'
 import {
@@ -315,7 +316,8 @@ export function createDashboard(options: DashboardOptions) {
               ])
               const search = new URLSearchParams()
               for (const [name, value] of Object.entries(query)) {
-                if (name !== 'page' && value !== undefined) search.set(name, String(value))
+                if (name === 'page' || name === 'done' || value === undefined) continue
+                search.set(name, String(value))
               }
               return send(
                 reply,
@@ -329,6 +331,7 @@ export function createDashboard(options: DashboardOptions) {
                   perPage: paging.perPage,
                   spaces,
                   now: services.stats.now(),
+                  notice: doneNotice((query as Form).done),
                 }),
               )
             },

@@ -222,9 +222,10 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
     expect(await page.locator('h1').textContent()).toBe('Delete 3 links?')
     expect(await axe(page)).toEqual([])
     await Promise.all([
-      page.waitForURL(`${origin}/dashboard/links?page=1`),
+      page.waitForURL(`${origin}/dashboard/links?page=1&done=deleted-3`),
       page.click('#confirm-delete'),
     ])
+    expect(await page.locator('#links-notice').textContent()).toBe('3 links were deleted.')
     expect(await page.locator('#links-count').textContent()).toBe('No links match.')
     const left = await s.api('GET', '/links')
     expect((left.json as { data: unknown[] }).data).toEqual([])

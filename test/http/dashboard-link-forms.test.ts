@@ -616,9 +616,14 @@ describe('dashboard link forms', () => {
       ]),
     )
     expectStatus(disabled, 303)
-    expect(disabled.headers.location).toBe(back)
+    expect(disabled.headers.location).toBe(`${back}&done=disabled-1`)
     expect((await show(t, `links/${link.id}`)).disabled).toBe(1)
-    const after = await alice.get(back)
+    const after = await alice.get(disabled.headers.location!)
+    expect(after.body).toContain(
+      '<p class="notice" role="status" id="links-notice">1 link was disabled.</p>',
+    )
+    // The notice is not carried into the list's own links.
+    expect(after.body).toContain(`name="_back" value="${escaped(back)}"`)
     expect(after.body).toContain(`action="/dashboard/links/${link.id}/enable"`)
     const enabled = await alice.post(
       `/dashboard/links/${link.id}/enable`,
@@ -627,7 +632,7 @@ describe('dashboard link forms', () => {
         ['_back', 'https://evil.example/'],
       ]),
     )
-    expect(enabled.headers.location).toBe('/dashboard/links')
+    expect(enabled.headers.location).toBe('/dashboard/links?done=enabled-1')
     expect((await show(t, `links/${link.id}`)).disabled).toBe(0)
   })
 
@@ -644,7 +649,7 @@ describe('dashboard link forms', () => {
       encode([['_csrf', csrfOf(confirm.body)]]),
     )
     expectStatus(res, 303)
-    expect(res.headers.location).toBe('/dashboard/links')
+    expect(res.headers.location).toBe('/dashboard/links?done=deleted-1')
     expectStatus(await t.call('GET', `${API}/links/${link.id}`), 404)
   })
 
@@ -668,7 +673,8 @@ describe('dashboard link forms', () => {
         ...selection,
       ])
       expectStatus(res, 303)
-      expect(res.headers.location).toBe('/dashboard/links?status=3')
+      expect(res.headers.location).toBe('/dashboard/links?status=3&done=disabled-2')
+      expect((await alice.get(res.headers.location!)).body).toContain('2 links were disabled.')
       for (const id of ids) expect((await show(t, `links/${id}`)).disabled).toBe(1)
       expect((await show(t, `links/${bobsLink.id}`, KEY_B)).disabled).toBe(0)
       // One event per link changed, each as a single update raises it.
