@@ -4,16 +4,17 @@
  * whose rows are added and removed by submit buttons that re-render the form without saving
  * (with htmx, only the targeting section is swapped).
  */
-import type { ComponentChildren } from 'preact'
 import { renderToString } from 'preact-render-to-string'
 import type { LinkRecord } from '../links/schema.js'
-import { PLATFORMS, type TargetList } from '../links/targeting-keys.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { safeHref } from '../pages/safe-values.js'
-import { COUNTRY_CODES, LANGUAGE_CODES } from '../shared/iso-codes.js'
 import { CsrfField } from './components.js'
-import type { LinkFormValues, TargetRow } from './link-form.js'
+import { Checkbox, Input, Select } from './form-fields.js'
+import type { LinkFormValues } from './link-form.js'
+import { Targeting, type FocusHint } from './link-targeting.js'
 import { dashboardPage, type Viewer } from './shell.js'
+
+export type { FocusHint } from './link-targeting.js'
 
 export interface LinkChoices {
   domains: { id: number; name: string }[]
@@ -29,274 +30,6 @@ export interface LinkFormInput {
   /** Edit form: the stored link. */
   link?: LinkRecord
   notice?: string | null
-}
-
-type Options = readonly (readonly [string, string])[]
-
-/** Codes the API accepts, named in English and sorted by name. */
-function named(codes: readonly string[], type: 'region' | 'language'): Options {
-  const names = new Intl.DisplayNames(['en'], { type, fallback: 'code' })
-  const label = (code: string) => {
-    const name = names.of(type === 'region' ? code.toUpperCase() : code) ?? code
-    return name === code ? code : `${name} (${code})`
-  }
-  return codes
-    .map((code) => [code, label(code)] as const)
-    .sort((a, b) => a[1].localeCompare(b[1], 'en'))
-}
-
-const KEY_OPTIONS: Record<Exclude<TargetList, 'rotation'>, Options> = {
-  country: named(COUNTRY_CODES, 'region'),
-  platform: PLATFORMS.map((p) => [p, p] as const),
-  language: named(LANGUAGE_CODES, 'language'),
-}
-
-const LISTS: { list: TargetList; title: string; key: string }[] = [
-  { list: 'country', title: 'Countries', key: 'Country' },
-  { list: 'platform', title: 'Platforms', key: 'Platform' },
-  { list: 'language', title: 'Languages', key: 'Language' },
-  { list: 'rotation', title: 'Rotation', key: '' },
-]
-
-const idOf = (name: string) => name.replace(/\]\[|\[|\]/g, '-').replace(/-$/, '')
-
-/** The messages of a field, with the id that describes it. */
-function Errors(props: { id: string; messages: string[] | undefined }) {
-  if (!props.messages || props.messages.length === 0) return null
-  return (
-    <p class="field-error" id={`${props.id}-error`}>
-      {props.messages.join(' ')}
-    </p>
-  )
-}
-
-function describedBy(id: string, messages: string[] | undefined, hint?: boolean) {
-  const ids = [hint ? `${id}-hint` : '', messages?.length ? `${id}-error` : '']
-  return ids.filter(Boolean).join(' ') || undefined
-}
-
-function Input(props: {
-  name: string
-  label: string
-  value: string
-  errors: Record<string, string[]>
-  /** The API field the messages are under, when it differs from the form name. */
-  field?: string
-  type?: 'text' | 'password' | 'date' | 'time' | 'number'
-  inputMode?: 'url' | 'numeric'
-  hint?: ComponentChildren
-  autocomplete?: string
-  placeholder?: string
-  autofocus?: boolean
-}) {
-  const id = idOf(props.name)
-  const messages = props.errors[props.field ?? props.name]
-  const common = {
-    id,
-    name: props.name,
-    value: props.value,
-    autocomplete: props.autocomplete,
-    placeholder: props.placeholder,
-    autofocus: props.autofocus,
-    'aria-invalid': messages?.length ? ('true' as const) : undefined,
-    'aria-describedby': describedBy(id, messages, props.hint !== undefined),
-  }
-  const type = props.type ?? 'text'
-  return (
-    <div class="field">
-      <label for={id}>{props.label}</label>
-      {type === 'password' ? (
-        <input type="password" {...common} />
-      ) : type === 'date' ? (
-        <input type="date" {...common} />
-      ) : type === 'time' ? (
-        <input type="time" {...common} />
-      ) : type === 'number' ? (
-        <input type="number" min={0} step={1} {...common} />
-      ) : (
-        <input type="text" inputMode={props.inputMode} {...common} />
-      )}
-      {props.hint !== undefined ? (
-        <p class="muted small hint" id={`${id}-hint`}>
-          {props.hint}
-        </p>
-      ) : null}
-      <Errors id={id} messages={messages} />
-    </div>
-  )
-}
-
-function Select(props: {
-  name: string
-  label: string
-  value: string
-  options: Options
-  errors: Record<string, string[]>
-  field?: string
-  hint?: ComponentChildren
-  autofocus?: boolean
-}) {
-  const id = idOf(props.name)
-  const messages = props.errors[props.field ?? props.name]
-  return (
-    <div class="field">
-      <label for={id}>{props.label}</label>
-      <select
-        id={id}
-        name={props.name}
-        autofocus={props.autofocus}
-        aria-invalid={messages?.length ? 'true' : undefined}
-        aria-describedby={describedBy(id, messages, props.hint !== undefined)}
-      >
-        {props.options.map(([value, text]) => (
-          <option key={value} value={value} selected={value === props.value}>
-            {text}
-          </option>
-        ))}
-      </select>
-      {props.hint !== undefined ? (
-        <p class="muted small hint" id={`${id}-hint`}>
-          {props.hint}
-        </p>
-      ) : null}
-      <Errors id={id} messages={messages} />
-    </div>
-  )
-}
-
-function Checkbox(props: { name: string; value: string; label: string; checked: boolean }) {
-  const id = idOf(`${props.name}-${props.value}`)
-  return (
-    <div class="check">
-      <input
-        type="checkbox"
-        id={id}
-        name={props.name}
-        value={props.value}
-        checked={props.checked}
-      />
-      <label for={id}>{props.label}</label>
-    </div>
-  )
-}
-
-/** With htmx, a row button swaps only the targeting section; without it, the page reloads. */
-function rowButtonAttributes(action: string) {
-  return {
-    'hx-post': action,
-    'hx-target': '#targeting',
-    'hx-select': '#targeting',
-    'hx-swap': 'outerHTML',
-  }
-}
-
-function TargetRows(props: {
-  list: TargetList
-  title: string
-  keyLabel: string
-  rows: TargetRow[]
-  errors: Record<string, string[]>
-  action: string
-  focus: { list: TargetList; row: number | 'add' } | null
-}) {
-  const { list } = props
-  // At least one row, ready to fill (an empty row is no entry: the API drops it).
-  const rows = props.rows.length > 0 ? props.rows : [{ key: '', value: '' }]
-  return (
-    <fieldset class="targets" id={`targets-${list}`}>
-      <legend>{props.title}</legend>
-      <Errors id={list} messages={props.errors[list]} />
-      {rows.map((row, i) => {
-        const focused = props.focus?.list === list && props.focus.row === i
-        return (
-          <div class={list === 'rotation' ? 'target-row values-only' : 'target-row'} key={i}>
-            {list !== 'rotation' ? (
-              <Select
-                name={`${list}[${i}][key]`}
-                field={`${list}.${i}.key`}
-                label={`${props.keyLabel} ${i + 1}`}
-                value={row.key}
-                options={[['', '—'], ...KEY_OPTIONS[list]]}
-                errors={props.errors}
-                autofocus={focused || undefined}
-              />
-            ) : null}
-            <Input
-              name={`${list}[${i}][value]`}
-              field={`${list}.${i}.value`}
-              label={list === 'rotation' ? `Destination ${i + 1}` : 'Destination'}
-              value={row.value}
-              inputMode="url"
-              placeholder="https://"
-              errors={props.errors}
-              autofocus={(focused && list === 'rotation') || undefined}
-            />
-            <button
-              type="submit"
-              class="secondary-button row-button"
-              name="_action"
-              value={`remove_${list}_${i}`}
-              aria-label={`Remove ${props.title.toLowerCase()} row ${i + 1}`}
-              {...rowButtonAttributes(props.action)}
-            >
-              Remove
-            </button>
-          </div>
-        )
-      })}
-      <button
-        type="submit"
-        class="secondary-button"
-        name="_action"
-        value={`add_${list}`}
-        autofocus={(props.focus?.list === list && props.focus.row === 'add') || undefined}
-        {...rowButtonAttributes(props.action)}
-      >
-        Add {list === 'rotation' ? 'destination' : props.keyLabel.toLowerCase()}
-      </button>
-    </fieldset>
-  )
-}
-
-/** The targeting section: the one part a row button's htmx request swaps. */
-function Targeting(props: {
-  values: LinkFormValues
-  errors: Record<string, string[]>
-  action: string
-  focus: FocusHint
-}) {
-  const { values, errors, action } = props
-  return (
-    <section class="panel" id="targeting" aria-labelledby="targeting-heading">
-      <h2 id="targeting-heading">Targeting</h2>
-      <Select
-        name="target_type"
-        label="Send visitors by"
-        value={values.target_type}
-        options={[
-          ['0', 'Nothing: always the destination URL'],
-          ['1', 'Country'],
-          ['2', 'Platform'],
-          ['3', 'Language'],
-          ['4', 'Rotation (in turn)'],
-        ]}
-        errors={errors}
-        hint="Only the chosen list is used; the others are kept."
-      />
-      {LISTS.map(({ list, title, key }) => (
-        <TargetRows
-          key={list}
-          list={list}
-          title={title}
-          keyLabel={key}
-          rows={values[list]}
-          errors={errors}
-          action={action}
-          focus={props.focus}
-        />
-      ))}
-    </section>
-  )
 }
 
 function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
@@ -521,9 +254,6 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
     </form>
   )
 }
-
-/** Which control a row button's re-render puts the focus on. */
-export type FocusHint = { list: TargetList; row: number | 'add' } | null
 
 /**
  * Only the targeting section, for a row button pressed with htmx: a fragment without the
