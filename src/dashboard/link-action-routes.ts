@@ -91,8 +91,7 @@ export function linkActionRoutes(app: FastifyInstance, options: LinkRouteOptions
     if (action === undefined) return problem('Choose what to do with the selected links.')
     if (ids.length === 0) return problem('Select at least one link.')
     if (action === 'delete' && raw.confirm !== '1') {
-      const rows = await Promise.all(ids.map((id) => links.get(user.id, id).catch(() => null)))
-      const own = rows.filter((r) => r !== null)
+      const own = await links.findOwn(user.id, ids)
       const records = await presentLinks(services.presenter, user.id, own)
       if (records.length === 0) return problem('None of the selected links exist any more.')
       return send(reply, 200, bulkConfirmPage(viewer, { back, links: records }))

@@ -213,7 +213,7 @@ export class LinkService {
     const now = this.now()
     return this.deps.events.commit(async (raise) => {
       const out: LinkRow[] = []
-      for (const current of await this.ownLinks(userId, ids)) {
+      for (const current of await this.findOwn(userId, ids)) {
         const before = await this.record(userId, current)
         const updated = await this.deps.links.update(
           current.id,
@@ -237,7 +237,7 @@ export class LinkService {
   /** Deletes several of the user's links in one transaction (ids of others are skipped). */
   async deleteMany(userId: number, ids: number[]): Promise<LinkRow[]> {
     return this.deps.events.commit(async (raise) => {
-      const links = await this.ownLinks(userId, ids)
+      const links = await this.findOwn(userId, ids)
       for (const link of links) {
         const record = await this.record(userId, link)
         await this.deps.links.delete(link.id)
@@ -253,7 +253,8 @@ export class LinkService {
     })
   }
 
-  private async ownLinks(userId: number, ids: number[]): Promise<LinkRow[]> {
+  /** The user's links among `ids`, in id order; ids of others' or missing links are skipped. */
+  async findOwn(userId: number, ids: number[]): Promise<LinkRow[]> {
     const out: LinkRow[] = []
     for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
       const link = await this.deps.links.find(userId, id)
