@@ -212,6 +212,13 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
     await page.goto(`${origin}/dashboard/links`)
     expect(await page.locator('#links tbody tr').count()).toBe(3)
     expect(await page.locator('#links .link-title').first().textContent()).toBe(PAYLOAD)
+    // The dashboard script shows what only it can do: copy buttons (here through the fallback,
+    // http://short.test is no secure context) and the select-all box.
+    expect(await page.locator('#links button[data-copy]').first().isVisible()).toBe(true)
+    await page.click('#links button[data-copy] >> nth=0')
+    await page.waitForFunction(() =>
+      /^Copied$/.test(document.querySelector('#links button[data-copy]')!.textContent!),
+    )
     await page.check('#select-all')
     expect(await page.locator('input[name="ids[]"]:checked').count()).toBe(3)
     await page.selectOption('#bulk-action', 'delete')
