@@ -11,6 +11,7 @@ import { contentSecurityPolicy, newNonce, NO_EXTERNAL_HOSTS, pageHeaders } from 
 import type { RenderedPage } from '../pages/layout.js'
 import { STYLESHEET } from '../pages/styles.js'
 import { HTMX_PATH } from './assets.js'
+import { DASHBOARD_SCRIPT_PATH } from './dashboard-script.js'
 import { DASHBOARD_STYLESHEET } from './styles.js'
 
 /** htmx without eval, inline indicator styles, script tags in swapped content or a history cache. */
@@ -46,6 +47,7 @@ function Document(props: DocumentParts & { nonce: string }) {
           dangerouslySetInnerHTML={{ __html: `${STYLESHEET}\n${DASHBOARD_STYLESHEET}` }}
         />
         {app ? <script nonce={props.nonce} src={HTMX_PATH} defer /> : null}
+        {app ? <script nonce={props.nonce} src={DASHBOARD_SCRIPT_PATH} defer /> : null}
       </head>
       <body class={app ? 'app' : undefined}>{props.children}</body>
     </html>

@@ -8,6 +8,7 @@ import type { LinkRecord, LinkListQuery } from '../links/schema.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { safeHref } from '../pages/safe-values.js'
 import { PER_PAGE } from '../shared/schema.js'
+import { BulkBar, RowActions, SelectAll, SelectLink, ShortLink } from './link-row-actions.js'
 import { dashboardPage, type Viewer } from './shell.js'
 
 const numbers = new Intl.NumberFormat('en-US')
@@ -22,6 +23,8 @@ export interface LinksPageInput {
   perPage: number
   spaces: { id: number; name: string }[]
   now: number
+  /** What a row or bulk action just did, if anything. */
+  notice?: string | null
 }
 
 export function linkStatus(link: LinkRecord, now: number): 'active' | 'expired' | 'disabled' {
@@ -62,12 +65,24 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
   const lastPage = Math.max(1, Math.ceil(input.total / input.perPage))
   const first = input.records.length > 0 ? (input.page - 1) * input.perPage + 1 : 0
   const last = first === 0 ? 0 : first + input.records.length - 1
+  // Row and bulk actions come back to this very page (filters and page number kept).
+  const back = pageHref(input.search, input.page)
   return dashboardPage({
     title: 'Links',
     section: 'links',
     viewer,
     children: (
       <>
+        {input.notice ? (
+          <p class="notice" role="status" id="links-notice">
+            {input.notice}
+          </p>
+        ) : null}
+        <p>
+          <a class="button" href="/dashboard/links/new" id="new-link">
+            New link
+          </a>
+        </p>
         <form class="panel filters" method="get" action="/dashboard/links" role="search">
           <div class="filter grow">
             <label for="filter-search">Search</label>
@@ -141,10 +156,16 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
             : `${numbers.format(first)}–${numbers.format(last)} of ${numbers.format(input.total)} links`}
         </p>
         {input.records.length > 0 ? (
+          <BulkBar csrf={viewer.csrf} back={back} spaces={input.spaces} />
+        ) : null}
+        {input.records.length > 0 ? (
           <div class="panel table-scroll">
             <table id="links" class="cards">
               <thead>
                 <tr>
+                  <th scope="col" class="select">
+                    <SelectAll />
+                  </th>
                   <th scope="col">Short link</th>
                   <th scope="col">Title and destination</th>
                   <th scope="col" class="num">
@@ -153,13 +174,17 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
                   <th scope="col">Status</th>
                   <th scope="col">Space</th>
                   <th scope="col">Created</th>
+                  <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
                 {input.records.map((link) => (
                   <tr key={link.id} id={`link-${link.id}`}>
+                    <td class="select">
+                      <SelectLink link={link} />
+                    </td>
                     <td class="nowrap">
-                      <a href={safeHref(link.short_url)}>{link.short_url}</a>
+                      <ShortLink link={link} />
                     </td>
                     <td>
                       {link.title ? <span class="link-title">{link.title}</span> : null}
@@ -176,6 +201,9 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
                     <td data-label="Space">{link.space?.name ?? ''}</td>
                     <td class="nowrap" data-label="Created">
                       {link.created_at.slice(0, 10)}
+                    </td>
+                    <td data-label="Actions">
+                      <RowActions link={link} csrf={viewer.csrf} back={back} />
                     </td>
                   </tr>
                 ))}

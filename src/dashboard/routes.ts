@@ -13,12 +13,15 @@ import { ABSOLUTE_TIMEOUT_MS } from '../sessions/service.js'
 import { passwordProblem } from '../users/accounts.js'
 import { acceptAliases } from '../http/aliases.js'
 import { pageRequest } from '../http/paging.js'
+import { parseQuery } from '../http/body.js'
 import { schemaErrors } from '../http/validation.js'
 import { LINK_LIST_ALIASES, linkFilterOf } from '../links/list-query.js'
 import { LinkListQuery } from '../links/schema.js'
 import { assetRoutes } from './assets.js'
 import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
 import { linkStatsRoutes } from './link-stats-routes.js'
+import { linkRoutes } from './link-routes.js'
+import { doneNotice } from './link-row-actions.js'
 import { linksPage, linksQueryErrorPage } from './links-page.js'
 import { overviewPage } from './overview-page.js'
 import {
@@ -46,7 +49,7 @@ import { adminRoutes } from './admin-routes.js'
 import type { SignInLimits } from './sign-in-limits.js'
 
 export const SESSION_COOKIE = 'slink_session'
-/** The largest form the dashboard accepts for now (sign-in, passwords). */
+/** The largest form the dashboard accepts (sign-in, passwords); link forms take more. */
 const FORM_LIMIT = 16 * 1024
 
 export interface DashboardOptions {
@@ -108,8 +111,8 @@ export function createDashboard(options: DashboardOptions) {
       scope.addContentTypeParser(
         'application/x-www-form-urlencoded',
         { parseAs: 'string', bodyLimit: FORM_LIMIT },
-        (_request, body, done) =>
-          done(null, Object.fromEntries(new URLSearchParams(body as string))),
+        // Bracket names nest as in the API's bodies (`country[0][key]`, `pixel_ids[]`).
+        (_request, body, done) => done(null, parseQuery(body as string)),
       )
       scope.addHook('onRequest', async (request, reply) => {
         if (!onDefaultDomain(request)) return send(reply, 404, notFoundPage())
@@ -252,7 +255,8 @@ export function createDashboard(options: DashboardOptions) {
               ])
               const search = new URLSearchParams()
               for (const [name, value] of Object.entries(query)) {
-                if (name !== 'page' && value !== undefined) search.set(name, String(value))
+                if (name === 'page' || name === 'done' || value === undefined) continue
+                search.set(name, String(value))
               }
               return send(
                 reply,
@@ -266,10 +270,18 @@ export function createDashboard(options: DashboardOptions) {
                   perPage: paging.perPage,
                   spaces,
                   now: services.stats.now(),
+                  notice: doneNotice((query as Form).done),
                 }),
               )
             },
           )
+
+          linkRoutes(dashboard, {
+            config,
+            services,
+            user: (r) => signedInOf(r).user,
+            viewer: (r) => viewerOf(signedInOf(r)),
+          })
 
           linkStatsRoutes(dashboard, services, (r) => ({
             userId: signedInOf(r).user.id,

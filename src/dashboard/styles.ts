@@ -1,3 +1,5 @@
+import { LINK_STYLES } from './link-styles.js'
+
 /**
  * The dashboard's additions to the pages' stylesheet (same colours, same dark mode): a top bar
  * with the navigation that wraps on a phone, a content column, figures, tables and forms.
@@ -57,4 +59,6 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{ou
 .cards td{display:block;border:0;padding:.1rem 0;text-align:left;white-space:normal}
 .cards td[data-label]::before{content:attr(data-label) ": ";color:var(--muted)}
 .cards td:empty{display:none}}
+
+${LINK_STYLES}
 `.trim()

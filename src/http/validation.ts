@@ -116,18 +116,33 @@ function removeFailed(body: Record<string, unknown>, issues: readonly SchemaIssu
  * before validation (see `rejectNulls`) and are reported here as required.
  */
 export function schemaErrors(request: FastifyRequest): FieldErrors {
-  const errors = new FieldErrors()
-  for (const field of request.nullFields ?? [])
-    errors.add(field, messageFor({ keyword: 'required', instancePath: '', params: {} }, field)!)
   const failure = request.validationError as
     (Error & { validation?: SchemaIssue[]; validationContext?: string }) | undefined
-  if (!failure?.validation) return errors
   // A malformed id in the path names no resource.
-  if (failure.validationContext === 'params') throw new NotFoundError()
-  collectIssues(failure.validation, errors)
+  if (failure?.validation && failure.validationContext === 'params') throw new NotFoundError()
   const body = request.body
-  if (body && typeof body === 'object')
-    removeFailed(body as Record<string, unknown>, failure.validation)
+  return bodyErrors(
+    body && typeof body === 'object' ? (body as Record<string, unknown>) : null,
+    failure?.validation ?? [],
+    request.nullFields ?? [],
+  )
+}
+
+/**
+ * What `schemaErrors` does, for a body validated outside a route's schema (the dashboard's
+ * forms): the messages of `issues` and of the empty `nullFields`, with what failed removed.
+ */
+export function bodyErrors(
+  body: Record<string, unknown> | null,
+  issues: readonly SchemaIssue[],
+  nullFields: readonly string[],
+): FieldErrors {
+  const errors = new FieldErrors()
+  for (const field of nullFields)
+    errors.add(field, messageFor({ keyword: 'required', instancePath: '', params: {} }, field)!)
+  if (issues.length === 0) return errors
+  collectIssues(issues, errors)
+  if (body) removeFailed(body, issues)
   return errors
 }
 
@@ -143,18 +158,31 @@ declare module 'fastify' {
  * not allow null is taken out and remembered, so it is reported as required instead of being
  * coerced by the validator into "" or 0.
  */
-export function rejectNulls(schema: { properties?: Record<string, { type?: unknown }> }) {
-  const notNullable = Object.entries(schema.properties ?? {})
-    .filter(([, property]) => !(Array.isArray(property.type) && property.type.includes('null')))
-    .map(([name]) => name)
+export function rejectNulls(schema: NullableSchema) {
+  const take = nullTaker(schema)
   return async (request: FastifyRequest) => {
     const body = request.body as Record<string, unknown> | undefined
     if (!body || typeof body !== 'object') return
+    const taken = take(body)
+    if (taken.length > 0) (request.nullFields ??= []).push(...taken)
+  }
+}
+
+type NullableSchema = { properties?: Record<string, { type?: unknown }> }
+
+/** Takes out of a body the nulls sent for fields that cannot be empty, and names them. */
+export function nullTaker(schema: NullableSchema): (body: Record<string, unknown>) => string[] {
+  const notNullable = Object.entries(schema.properties ?? {})
+    .filter(([, property]) => !(Array.isArray(property.type) && property.type.includes('null')))
+    .map(([name]) => name)
+  return (body) => {
+    const taken: string[] = []
     for (const name of notNullable) {
       if (body[name] === null) {
         Reflect.deleteProperty(body, name)
-        ;(request.nullFields ??= []).push(name)
+        taken.push(name)
       }
     }
+    return taken
   }
 }

@@ -200,6 +200,72 @@ export class LinkService {
   }
 
   /**
+   * Changes several of the user's links at once (the dashboard's bulk actions: disable, enable,
+   * move to a space) in one transaction, raising link.updated for each link as a single update
+   * would. Ids that are not the user's links are skipped; the changed links are returned.
+   */
+  async updateMany(
+    userId: number,
+    ids: number[],
+    input: Pick<LinkInput, 'disabled' | 'space_id'>,
+  ): Promise<LinkRow[]> {
+    const errors = new FieldErrors()
+    const changes = await this.changes(userId, input, errors, null)
+    errors.throwIfAny()
+    const now = this.now()
+    return this.deps.events.commit(async (raise) => {
+      const out: LinkRow[] = []
+      for (const current of await this.findOwn(userId, ids)) {
+        const before = await this.record(userId, current)
+        const updated = await this.deps.links.update(
+          current.id,
+          { ...changes, updated_at: now },
+          undefined,
+        )
+        const after = await this.record(userId, updated)
+        await raise({
+          type: 'link.updated',
+          userId,
+          at: now,
+          data: { link: after, changed: changedFields(before, after) },
+          links: [keyOf(current)],
+        })
+        out.push(updated)
+      }
+      return out
+    })
+  }
+
+  /** Deletes several of the user's links in one transaction (ids of others are skipped). */
+  async deleteMany(userId: number, ids: number[]): Promise<LinkRow[]> {
+    return this.deps.events.commit(async (raise) => {
+      const links = await this.findOwn(userId, ids)
+      for (const link of links) {
+        const record = await this.record(userId, link)
+        await this.deps.links.delete(link.id)
+        await raise({
+          type: 'link.deleted',
+          userId,
+          at: this.now(),
+          data: { link: record, cause: 'link' },
+          links: [keyOf(link)],
+        })
+      }
+      return links
+    })
+  }
+
+  /** The user's links among `ids`, in id order; ids of others' or missing links are skipped. */
+  async findOwn(userId: number, ids: number[]): Promise<LinkRow[]> {
+    const out: LinkRow[] = []
+    for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+      const link = await this.deps.links.find(userId, id)
+      if (link) out.push(link)
+    }
+    return out
+  }
+
+  /**
    * Keeps a title fetched in the background, unless the client has set one or the URL changed
    * meanwhile; a new title is a change like any other (link.updated, `changed: ["title"]`).
    */

@@ -43,7 +43,8 @@ export class FormClient {
     )
   }
 
-  async post(url: string, form: Record<string, string>): Promise<LightMyRequestResponse> {
+  /** `form`: fields, or an encoded body (for repeated names such as `ids[]`). */
+  async post(url: string, form: Record<string, string> | string): Promise<LightMyRequestResponse> {
     const cookie = this.cookieHeader()
     return this.keep(
       await this.app.inject({

@@ -1,0 +1,73 @@
+/** Small pieces shared by the dashboard's link routes (form routes and action routes). */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Config } from '../config.js'
+import type { UserRow } from '../db/types.js'
+import { normalise } from '../http/body.js'
+import { bodyErrors, nullTaker, type SchemaIssue } from '../http/validation.js'
+import { presentLinks } from '../links/record.js'
+import type { LinkInput, LinkRecord } from '../links/schema.js'
+import type { RenderedPage } from '../pages/layout.js'
+import type { Services } from '../services.js'
+import type { FieldErrors } from '../shared/errors.js'
+import { NotFoundError } from '../shared/errors.js'
+import type { TSchema } from '../shared/schema.js'
+import type { Viewer } from './shell.js'
+
+export interface LinkRouteOptions {
+  config: Config
+  services: Services
+  user(request: FastifyRequest): UserRow
+  viewer(request: FastifyRequest): Viewer
+}
+
+export type Raw = Record<string, unknown>
+
+export function send(reply: FastifyReply, status: number, page: RenderedPage): FastifyReply {
+  return reply.code(status).headers(page.headers).send(page.html)
+}
+
+export function seeOther(reply: FastifyReply, location: string): FastifyReply {
+  return reply.code(303).header('cache-control', 'no-store').header('location', location).send()
+}
+
+export function bodyOf(request: FastifyRequest): Raw {
+  const body = request.body
+  return typeof body === 'object' && body !== null ? (body as Raw) : {}
+}
+
+/** A path id: decimal digits naming a safe integer, else no such link. */
+export function idParam(request: FastifyRequest): number {
+  const text = (request.params as { id: string }).id
+  const id = /^[1-9]\d{0,15}$/.test(text) ? Number(text) : NaN
+  if (!Number.isSafeInteger(id)) throw new NotFoundError()
+  return id
+}
+
+/** The user's link as the API shows it; another user's or an unknown id is not found. */
+export async function linkRecord(
+  services: Services,
+  userId: number,
+  id: number,
+): Promise<LinkRecord> {
+  const row = await services.links.get(userId, id)
+  return (await presentLinks(services.presenter, userId, [row]))[0]!
+}
+
+/**
+ * The API's validation of a body, for a form: normalised as a body is (empty text is
+ * "empty", index objects are lists), empty values of fields that cannot be empty reported as
+ * required, then the route's schema with the API's strict coercion, collecting every message.
+ * What failed is removed from the body, so the service checks only the rest (as the API does).
+ */
+export function validateAsApi(
+  request: FastifyRequest,
+  schema: TSchema,
+  input: Raw,
+): { body: LinkInput; errors: FieldErrors } {
+  const body = normalise(input) as Raw
+  const nulls = nullTaker(schema)(body)
+  const check = request.compileValidationSchema(schema as unknown as Raw)
+  check(body)
+  const issues = (check.errors ?? []) as unknown as SchemaIssue[]
+  return { body: body as LinkInput, errors: bodyErrors(body, issues, nulls) }
+}

@@ -1,0 +1,191 @@
+/**
+ * The dashboard's link screens: the create and edit forms, validated exactly as the API
+ * validates a body (the same schema, the same coercion, the same service rules and messages),
+ * and with them the list's row and bulk actions (link-action-routes.ts). Registered inside the
+ * signed-in `/dashboard` scope, whose preHandler has already checked the session and the CSRF
+ * token of every POST.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { BODY_LIMIT } from '../http/body.js'
+import { LinkCreateBody, LinkUpdateBody, type LinkRecord } from '../links/schema.js'
+import type { RenderedPage } from '../pages/layout.js'
+import { parseDomainName } from '../shared/formats.js'
+import { ValidationError } from '../shared/errors.js'
+import { linkActionRoutes } from './link-action-routes.js'
+import {
+  apiInput,
+  applyRowAction,
+  formValues,
+  newLinkValues,
+  recordValues,
+  rowAction,
+  type LinkFormValues,
+  type RowAction,
+} from './link-form.js'
+import {
+  linkFormPage,
+  targetingFragment,
+  type FocusHint,
+  type LinkChoices,
+  type LinkFormInput,
+} from './link-form-page.js'
+import {
+  bodyOf,
+  idParam,
+  linkRecord,
+  send,
+  seeOther,
+  validateAsApi,
+  type LinkRouteOptions,
+  type Raw,
+} from './link-route-helpers.js'
+
+export type { LinkRouteOptions } from './link-route-helpers.js'
+
+export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): void {
+  const { services } = options
+  const links = services.links
+  const defaultDomainName = parseDomainName(options.config.publicUrl.origin)?.name ?? ''
+
+  async function defaultDomainId(): Promise<number | null> {
+    return (await services.domains.findByName(defaultDomainName))?.id ?? null
+  }
+
+  async function choices(userId: number): Promise<LinkChoices> {
+    const all = { page: 1, perPage: 100, sort: 'asc' as const }
+    const [domains, spaces, pixels] = await Promise.all([
+      services.domains.list(userId, { sortBy: 'name' }, all),
+      services.spaces.list(userId, { sortBy: 'name' }, all),
+      services.pixels.list(userId, { sortBy: 'name' }, all),
+    ])
+    return {
+      domains: domains.rows.map((d) => ({ id: d.id, name: d.name })),
+      spaces: spaces.rows.map((s) => ({ id: s.id, name: s.name })),
+      pixels: pixels.rows.map((p) => ({ id: p.id, name: p.name, type: p.type })),
+    }
+  }
+
+  interface FormExtra {
+    link?: LinkRecord
+    errors?: Record<string, string[]>
+    notice?: string | null
+    focus?: FocusHint
+  }
+
+  async function formInput(
+    request: FastifyRequest,
+    values: LinkFormValues,
+    extra: FormExtra,
+  ): Promise<LinkFormInput> {
+    const user = options.user(request)
+    return {
+      values,
+      errors: extra.errors ?? {},
+      choices: await choices(user.id),
+      timeZone: user.timezone,
+      ...(extra.link ? { link: extra.link } : {}),
+      notice: extra.notice ?? null,
+    }
+  }
+
+  async function formPage(
+    request: FastifyRequest,
+    values: LinkFormValues,
+    extra: FormExtra = {},
+  ): Promise<RenderedPage> {
+    const input = await formInput(request, values, extra)
+    return linkFormPage(options.viewer(request), input, extra.focus ?? null)
+  }
+
+  /**
+   * A row button's press: the same form with a row more or less, nothing saved. htmx asks
+   * for the targeting section alone (see `targetingFragment`); a plain form gets the page.
+   */
+  async function rowChange(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    values: LinkFormValues,
+    action: RowAction,
+    link?: LinkRecord,
+  ): Promise<FastifyReply> {
+    const next = applyRowAction(values, action)
+    const focus: FocusHint =
+      'add' in action
+        ? { list: action.add, row: next[action.add].length - 1 }
+        : { list: action.remove, row: 'add' }
+    const extra = { focus, ...(link ? { link } : {}) }
+    if (request.headers['hx-request'] === 'true') {
+      const fragment = targetingFragment(await formInput(request, next, extra), focus)
+      return reply
+        .code(200)
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('vary', 'HX-Request')
+        .send(fragment)
+    }
+    return send(reply, 200, await formPage(request, next, extra))
+  }
+
+  const formRoute = { schema: { hide: true }, bodyLimit: BODY_LIMIT }
+
+  app.get('/links/new', { schema: { hide: true } }, async (request, reply) =>
+    send(reply, 200, await formPage(request, newLinkValues(await defaultDomainId()))),
+  )
+
+  app.post('/links/new', formRoute, async (request, reply) => {
+    const user = options.user(request)
+    const raw = bodyOf(request)
+    const values = formValues(raw)
+    const action = rowAction(raw)
+    if (action) return rowChange(request, reply, values, action)
+    const { body, errors } = validateAsApi(
+      request,
+      LinkCreateBody,
+      apiInput(values, { edit: false }),
+    )
+    try {
+      const row = await links.create(user.id, body, errors, await defaultDomainId())
+      return seeOther(reply, `/dashboard/links/${row.id}?created`)
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error
+      return send(reply, 422, await formPage(request, values, { errors: error.fields }))
+    }
+  })
+
+  app.get('/links/:id', { schema: { hide: true } }, async (request, reply) => {
+    const user = options.user(request)
+    const link = await linkRecord(services, user.id, idParam(request))
+    const query = request.query as Raw
+    const notice =
+      query.created !== undefined
+        ? 'The link was created:'
+        : query.saved !== undefined
+          ? 'The changes were saved:'
+          : null
+    return send(
+      reply,
+      200,
+      await formPage(request, recordValues(link, user.timezone), { link, notice }),
+    )
+  })
+
+  app.post('/links/:id', formRoute, async (request, reply) => {
+    const user = options.user(request)
+    const link = await linkRecord(services, user.id, idParam(request))
+    const raw = bodyOf(request)
+    const values = { ...formValues(raw), domain_id: String(link.domain.id) }
+    const action = rowAction(raw)
+    if (action) return rowChange(request, reply, values, action, link)
+    const input = apiInput(values, { edit: true, title: link.title })
+    const { body, errors } = validateAsApi(request, LinkUpdateBody, input)
+    try {
+      await links.update(user.id, link.id, body, errors)
+      return seeOther(reply, `/dashboard/links/${link.id}?saved`)
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error
+      return send(reply, 422, await formPage(request, values, { link, errors: error.fields }))
+    }
+  })
+
+  linkActionRoutes(app, options)
+}

@@ -1,0 +1,241 @@
+/**
+ * The link forms and the list's actions in real Chromium, against `slink serve`: a link made
+ * through the form with a password, a country picked by name (a row added with htmx) and a
+ * pixel; a refused form showing the API's message with everything kept; the link edited; then
+ * bulk-deleted with two others through the select-all box and the confirmation page. No CSP
+ * violation, no serious or critical axe-core violation, stored script payloads never run, and
+ * screenshots of the forms at phone and desktop width, light and dark.
+ */
+import { mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumCheck, launchChromium } from '../support/browser.js'
+import { startServer, type TestServer } from '../support/server.js'
+
+const chromium = chromiumCheck()
+const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source
+
+const PASSWORD = 'dashboard password 2'
+/** If it ever ran, it would set `window.__xss`. */
+const PAYLOAD = `"><script>window.__xss='title'</script><img src=x onerror="window.__xss='img'">`
+
+interface Link {
+  id: number
+  alias: string
+  url: string
+  password: boolean
+  country_target: { key: string; value: string }[] | null
+  target_type: number
+  pixels: { id: number }[]
+  title: string | null
+}
+
+describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
+  let s: TestServer
+  let browser: Browser
+  let origin: string
+  let passwordLink: string
+  const contexts: BrowserContext[] = []
+
+  beforeAll(async () => {
+    ;[s, browser] = await Promise.all([startServer(), launchChromium()])
+    origin = `http://short.test:${s.port}`
+    const [, token] = await s.process.waitFor(
+      /^(?:http:\/\/short\.test\/password\/([A-Za-z0-9_-]{43}))$/m,
+    )
+    passwordLink = `${origin}/password/${token}`
+    mkdirSync('test-artifacts', { recursive: true })
+  })
+  afterAll(async () => {
+    for (const c of contexts) await c.close()
+    await browser?.close()
+    await s?.stop()
+  })
+
+  async function open(options: { width?: number; dark?: boolean } = {}) {
+    const context = await browser.newContext({
+      locale: 'en-US',
+      viewport: { width: options.width ?? 1280, height: 900 },
+      colorScheme: options.dark ? 'dark' : 'light',
+    })
+    contexts.push(context)
+    await context.addInitScript(
+      `window.__violations = [];
+       document.addEventListener('securitypolicyviolation', (e) =>
+         window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`,
+    )
+    const page = await context.newPage()
+    const violations: string[] = []
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text())
+    })
+    page.on('dialog', (d) => {
+      violations.push(`dialog: ${d.message()}`)
+      void d.dismiss()
+    })
+    return { context, page, violations }
+  }
+
+  async function axe(page: Page): Promise<unknown[]> {
+    await page.evaluate(axeSource)
+    return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+      r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)
+  }
+
+  async function clean(page: Page, violations: string[]): Promise<void> {
+    expect(await page.evaluate('window.__xss === undefined')).toBe(true)
+    expect(await page.evaluate('window.__violations')).toEqual([])
+    expect(violations).toEqual([])
+  }
+
+  async function link(id: number): Promise<Link> {
+    const res = await s.api('GET', `/links/${id}`)
+    expect(res.status).toBe(200)
+    return (res.json as { data: Link }).data
+  }
+
+  it('create with password, country and pixel; refused form; edit; bulk delete with two others', async () => {
+    const pixel = await s.api('POST', '/pixels', { name: 'Meta', type: 'facebook', value: '42' })
+    expect(pixel.status).toBe(201)
+    const pixelId = (pixel.json as { data: { id: number } }).data.id
+
+    const { page, violations } = await open()
+    await page.goto(passwordLink)
+    await page.fill('#password', PASSWORD)
+    await page.fill('#password_confirmation', PASSWORD)
+    await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click('button[type=submit]')])
+
+    await page.goto(`${origin}/dashboard/links`)
+    await Promise.all([page.waitForURL(`${origin}/dashboard/links/new`), page.click('#new-link')])
+    expect(await page.locator('h1').textContent()).toBe('New link')
+    expect(await axe(page)).toEqual([])
+
+    await page.fill('#url', 'https://example.com/from-the-form')
+    await page.fill('#alias', 'from-form')
+    await page.fill('#title', PAYLOAD)
+    await page.fill('#password', 'visitor secret')
+    await page.check('label:has-text("Meta (facebook)")')
+    await page.selectOption('#target_type', { label: 'Country' })
+    await page.selectOption('#country-0-key', { label: 'Germany (DE)' })
+    await page.fill('#country-0-value', 'https://example.de/')
+    // A second row, added in place by htmx: the rest of the form is untouched.
+    await page.click('button[value="add_country"]')
+    await page.locator('#country-1-key').waitFor()
+    expect(await page.evaluate('document.activeElement.id')).toBe('country-1-key')
+    expect(await page.inputValue('#url')).toBe('https://example.com/from-the-form')
+    expect(await page.inputValue('#password')).toBe('visitor secret')
+    await page.selectOption('#country-1-key', { label: 'France (FR)' })
+    // Not a URL: the API's message, next to the field, with everything kept.
+    await page.fill('#country-1-value', 'javascript:alert(1)')
+    await Promise.all([page.waitForLoadState('load'), page.click('#save-link')])
+    await page.locator('#country-1-value-error').waitFor()
+    expect(await page.locator('#country-1-value-error').textContent()).toBe(
+      'The country.1.value field must be a valid URL.',
+    )
+    expect(await page.locator('#country-1-value').getAttribute('aria-invalid')).toBe('true')
+    expect(await page.inputValue('#title')).toBe(PAYLOAD)
+    expect(await page.inputValue('#password')).toBe('visitor secret')
+    expect(await page.inputValue('#country-0-key')).toBe('DE')
+    expect(await page.isChecked('label:has-text("Meta (facebook)")')).toBe(true)
+    expect(await axe(page)).toEqual([])
+    await clean(page, violations)
+
+    // Removing the bad row (with htmx) and saving creates the link.
+    await page.click('button[value="remove_country_1"]')
+    await page.locator('#country-1-key').waitFor({ state: 'detached' })
+    await Promise.all([
+      page.waitForURL(/\/dashboard\/links\/\d+\?created$/),
+      page.click('#save-link'),
+    ])
+    expect(await page.locator('#notice-short-url').textContent()).toBe(
+      'http://short.test/from-form',
+    )
+    const id = Number(/links\/(\d+)\?/.exec(page.url())![1])
+    expect(await link(id)).toMatchObject({
+      alias: 'from-form',
+      url: 'https://example.com/from-the-form',
+      title: PAYLOAD,
+      password: true,
+      target_type: 1,
+      country_target: [{ key: 'DE', value: 'https://example.de/' }],
+      pixels: [{ id: pixelId }],
+    })
+    await clean(page, violations)
+
+    // Edit: a new destination; the password stays (its field is left empty).
+    expect(await page.inputValue('#password')).toBe('')
+    await page.fill('#url', 'https://example.com/edited')
+    await Promise.all([page.waitForURL(/\?saved$/), page.click('#save-link')])
+    expect(await page.locator('#link-notice').textContent()).toContain('The changes were saved:')
+    expect(await link(id)).toMatchObject({ url: 'https://example.com/edited', password: true })
+    expect(await axe(page)).toEqual([])
+
+    // Screenshots of the edit and new forms, phone and desktop, light and dark.
+    const cookies = await page.context().cookies()
+    for (const width of [390, 1280]) {
+      for (const dark of [false, true]) {
+        const name = `${width === 390 ? 'phone' : 'desktop'}-${dark ? 'dark' : 'light'}`
+        const other = await open({ width, dark })
+        await other.context.addCookies(cookies)
+        for (const [path, shot] of [
+          [`/dashboard/links/${id}`, 'edit'],
+          ['/dashboard/links/new', 'new'],
+        ] as const) {
+          await other.page.goto(`${origin}${path}`)
+          expect(await axe(other.page)).toEqual([])
+          expect(
+            await other.page.evaluate('document.documentElement.scrollWidth'),
+          ).toBeLessThanOrEqual(width)
+          await other.page.screenshot({
+            path: `test-artifacts/dashboard-link-${shot}-${name}.png`,
+            fullPage: true,
+          })
+        }
+        await other.page.goto(`${origin}/dashboard/links`)
+        expect(await axe(other.page)).toEqual([])
+        await other.page.screenshot({
+          path: `test-artifacts/dashboard-link-list-actions-${name}.png`,
+          fullPage: true,
+        })
+        await clean(other.page, other.violations)
+      }
+    }
+
+    // Bulk delete: the new link and two others, all ticked with "select all", after confirming.
+    for (const alias of ['other-1', 'other-2']) {
+      const res = await s.api('POST', '/links', { url: 'https://example.com/o', alias })
+      expect(res.status).toBe(201)
+    }
+    await page.goto(`${origin}/dashboard/links`)
+    expect(await page.locator('#links tbody tr').count()).toBe(3)
+    expect(await page.locator('#links .link-title').first().textContent()).toBe(PAYLOAD)
+    // The dashboard script shows what only it can do: copy buttons (here through the fallback,
+    // http://short.test is no secure context) and the select-all box.
+    expect(await page.locator('#links button[data-copy]').first().isVisible()).toBe(true)
+    await page.click('#links button[data-copy] >> nth=0')
+    await page.waitForFunction(() =>
+      /^Copied$/.test(document.querySelector('#links button[data-copy]')!.textContent!),
+    )
+    await page.check('#select-all')
+    expect(await page.locator('input[name="ids[]"]:checked').count()).toBe(3)
+    await page.selectOption('#bulk-action', 'delete')
+    await Promise.all([
+      page.waitForURL(`${origin}/dashboard/links/bulk`),
+      page.click('#bulk-apply'),
+    ])
+    expect(await page.locator('h1').textContent()).toBe('Delete 3 links?')
+    expect(await axe(page)).toEqual([])
+    await Promise.all([
+      page.waitForURL(`${origin}/dashboard/links?page=1&done=deleted-3`),
+      page.click('#confirm-delete'),
+    ])
+    expect(await page.locator('#links-notice').textContent()).toBe('3 links were deleted.')
+    expect(await page.locator('#links-count').textContent()).toBe('No links match.')
+    const left = await s.api('GET', '/links')
+    expect((left.json as { data: unknown[] }).data).toEqual([])
+    await clean(page, violations)
+  }, 180_000)
+})
