@@ -13,8 +13,15 @@
 import type { LinkRow, NewLinkRow } from '../db/types.js'
 import type { DomainEvents } from '../events/bus.js'
 import type { LinkRecord } from '../links/schema.js'
-import { hashPassword } from '../shared/secrets.js'
-import { OUTCOMES, planRow, sourceKeyOf, type OnConflict, type Plan } from './planner.js'
+import { hashPassword, randomString } from '../shared/secrets.js'
+import {
+  OUTCOMES,
+  planRow,
+  sourceKeyOf,
+  type LinkDraft,
+  type OnConflict,
+  type Plan,
+} from './planner.js'
 import type { SourceRow } from './row.js'
 import type { ImportStatus, OutcomeCounts, RowResult, SqlImportStore } from './store.js'
 
@@ -184,17 +191,22 @@ async function resultOf(plan: Plan, userId: number, now: number): Promise<RowRes
       url: draft.url,
       title: draft.title,
       title_locked: draft.title === null ? 0 : 1,
-      target_type: 0,
+      target_type: draft.extra.targetType,
+      country_target: targetJson(draft.extra.country),
+      platform_target: targetJson(draft.extra.platform),
+      language_target: targetJson(draft.extra.language),
+      rotation_target: targetJson(draft.extra.rotation),
       disabled: draft.disabled ? 1 : 0,
-      privacy: 0,
-      password: draft.password === null ? null : await hashPassword(draft.password),
+      privacy: draft.extra.privacy,
+      password: await passwordOf(draft),
+      expiration_url: draft.extra.expirationUrl,
       expiration_clicks: draft.expirationClicks,
       ends_at: draft.endsAt,
       clicks: draft.clicks,
       created_at: draft.createdAt ?? now,
       updated_at: now,
     }
-    link = { row, space: draft.space }
+    link = { row, space: draft.space, pixels: draft.extra.pixels }
   }
   return {
     line: plan.line,
@@ -204,4 +216,16 @@ async function resultOf(plan: Plan, userId: number, now: number): Promise<RowRes
     message: plan.message,
     link,
   }
+}
+
+const targetJson = (list: object[] | null) => (list === null ? null : JSON.stringify(list))
+
+/**
+ * The password in clear is hashed; a source's password that it did not give (phpShort's API
+ * says only that one is set) becomes a random one nobody knows, so the link stays closed.
+ */
+async function passwordOf(draft: LinkDraft): Promise<string | null> {
+  if (draft.password !== null) return hashPassword(draft.password)
+  if (draft.extra.lockedPassword) return hashPassword(randomString(32))
+  return null
 }

@@ -8,6 +8,7 @@ import type { Db } from '../db/connect.js'
 import type { LinkStore } from '../links/store.js'
 import type { Page } from '../db/paging.js'
 import type { ImportRowResultRow, ImportRunRow, LinkRow, NewLinkRow } from '../db/types.js'
+import type { PixelDraft } from './extra.js'
 import type { Outcome } from './planner.js'
 
 export type ImportStatus = 'queued' | 'running' | 'done' | 'failed'
@@ -29,10 +30,11 @@ export interface RowResult {
   sourceKey: string
   alias: string | null
   message: string | null
-  link: { row: NewLinkRow; space: string | null } | null
+  link: { row: NewLinkRow; space: string | null; pixels: PixelDraft[] } | null
 }
 
 const aliasKey = (domainId: number, alias: string) => `${domainId}/${alias}`
+const pixelKey = (p: { type: string; value: string }) => `${p.type}\n${p.value}`
 
 export class SqlImportStore {
   constructor(
@@ -237,9 +239,66 @@ export class SqlImportStore {
           .values(stats.slice(i, i + 1000))
           .execute()
       }
+      const pixels = await this.pixelsFor(userId, creating, now)
+      const attached = creating.flatMap((r) =>
+        r.link!.pixels.map((p) => ({
+          link_id: ids.get(r.line)!,
+          pixel_id: pixels.get(pixelKey(p))!,
+        })),
+      )
+      for (let i = 0; i < attached.length; i += 1000) {
+        await trx
+          .insertInto('link_pixels')
+          .values(attached.slice(i, i + 1000))
+          .execute()
+      }
       await insertRows(trx, importId, results, ids)
       return made
     })
+  }
+
+  /**
+   * The owner's pixels the batch's links name, by type and value: found, or made (so running
+   * the import again finds them instead of making them twice). A name the owner already uses
+   * for another pixel gets `-2`, `-3`… (names are unique per user). Runs inside writeBatch's
+   * transaction.
+   */
+  private async pixelsFor(
+    userId: number,
+    results: RowResult[],
+    now: number,
+  ): Promise<Map<string, number>> {
+    const wanted = new Map<string, PixelDraft>()
+    for (const r of results) for (const p of r.link!.pixels) wanted.set(pixelKey(p), p)
+    const found = new Map<string, number>()
+    if (wanted.size === 0) return found
+    const owned = await this.db.kysely
+      .selectFrom('pixels')
+      .select(['id', 'name', 'type', 'value'])
+      .where('user_id', '=', userId)
+      .execute()
+    const names = new Set(owned.map((p) => p.name))
+    for (const p of owned) found.set(pixelKey(p), p.id)
+    for (const [key, pixel] of wanted) {
+      if (found.has(key)) continue
+      let name = pixel.name
+      for (let n = 2; names.has(name); n++) name = `${[...pixel.name].slice(0, 28).join('')}-${n}`
+      names.add(name)
+      const made = await this.db.kysely
+        .insertInto('pixels')
+        .values({
+          user_id: userId,
+          name,
+          type: pixel.type,
+          value: pixel.value,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      found.set(key, made.id)
+    }
+    return found
   }
 
   /** Row results of a dry run (nothing else is written). */
