@@ -46,7 +46,18 @@ export interface RunRequest {
   batchSize?: number
   /** Called after each batch with the rows done so far. */
   onBatch?: (done: number) => void
+  /** Aborted when the process stops: the run ends `failed` after its current batch. */
+  signal?: AbortSignal
 }
+
+/**
+ * A running import touches its record this often, so that another process can tell a live run
+ * from one whose process was killed (`ABANDONED_AFTER_MS` without a touch).
+ */
+export const HEARTBEAT_MS = 5_000
+export const ABANDONED_AFTER_MS = 20_000
+export const INTERRUPTED =
+  'interrupted by a restart; run it again — rows already imported are not duplicated'
 
 export interface RunSummary {
   status: Extract<ImportStatus, 'done' | 'failed'>
@@ -160,10 +171,15 @@ export async function runImport(deps: RunDeps, request: RunRequest): Promise<Run
     request.onBatch?.(done)
   }
 
+  const heartbeat = setInterval(() => {
+    store.touch(request.importId, deps.now()).catch(() => {})
+  }, HEARTBEAT_MS)
+  heartbeat.unref()
   try {
     await store.progress(request.importId, 'running', counts, deps.now())
     let batch: SourceRow[] = []
     for await (const row of request.rows) {
+      if (request.signal?.aborted) throw new Error(INTERRUPTED)
       batch.push(row)
       if (batch.length >= batchSize) {
         await flush(batch)
@@ -177,6 +193,8 @@ export async function runImport(deps: RunDeps, request: RunRequest): Promise<Run
     const message = (error as Error)?.message?.split('\n')[0] ?? String(error)
     await store.progress(request.importId, 'failed', counts, deps.now(), message).catch(() => {})
     return { status: 'failed', counts, error: message }
+  } finally {
+    clearInterval(heartbeat)
   }
 }
 

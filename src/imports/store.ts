@@ -90,6 +90,31 @@ export class SqlImportStore {
       .execute()
   }
 
+  /** The heartbeat of a running import: its process is alive (see `failAbandoned`). */
+  async touch(id: number, now: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('imports')
+      .set({ updated_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'running'])
+      .execute()
+  }
+
+  /**
+   * Imports still `queued` or `running` whose process has not touched them since `before`:
+   * that process is gone (killed, crashed, the machine restarted). They end `failed` with
+   * `reason`; their counts stay those of the batches written. Returns how many.
+   */
+  async failAbandoned(before: number, now: number, reason: string): Promise<number> {
+    const result = await this.db.kysely
+      .updateTable('imports')
+      .set({ status: 'failed', error: reason, updated_at: now, finished_at: now })
+      .where('status', 'in', ['queued', 'running'])
+      .where('updated_at', '<', before)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows)
+  }
+
   find(userId: number, id: number): Promise<ImportRunRow | undefined> {
     return this.db.kysely
       .selectFrom('imports')

@@ -11,16 +11,19 @@ export interface SourceApi {
   close(): Promise<void>
 }
 
-type Answer = (url: URL, request: IncomingMessage) => { status: number; body: unknown }
+type Reply = { status: number; body: unknown }
+/** What the API answers (a promise: a slow source, e.g. one page at a time). */
+type Answer = (url: URL, request: IncomingMessage) => Reply | Promise<Reply>
 
 export async function sourceApi(answer: Answer): Promise<SourceApi> {
   const requests: string[] = []
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost')
     requests.push(`${request.method} ${url.pathname}${url.search}`)
-    const { status, body } = answer(url, request)
-    response.writeHead(status, { 'content-type': 'application/json' })
-    response.end(JSON.stringify(body))
+    void Promise.resolve(answer(url, request)).then(({ status, body }) => {
+      response.writeHead(status, { 'content-type': 'application/json' })
+      response.end(JSON.stringify(body))
+    })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
@@ -36,9 +39,9 @@ const unauthenticated = { status: 401, body: { message: 'Unauthenticated.' } }
 /**
  * phpShort v1: `GET /api/v1/links?page=`, Bearer key. Records carry every field of the
  * contract's link record, in its order (`password` and `privacy_password` say only whether one
- * is set). `links` replaces the default two links (one a page).
+ * is set). `links` replaces the default two links, `perPage` of them a page.
  */
-export function phpShortApi(key: string, links: object[] = PHPSHORT_LINKS): Answer {
+export function phpShortApi(key: string, links: object[] = PHPSHORT_LINKS, perPage = 1): Answer {
   return (url, request) => {
     if (request.headers.authorization !== `Bearer ${key}`) return unauthenticated
     if (url.pathname !== '/api/v1/links') return { status: 404, body: {} }
@@ -46,8 +49,13 @@ export function phpShortApi(key: string, links: object[] = PHPSHORT_LINKS): Answ
     return {
       status: 200,
       body: {
-        data: links.slice(page - 1, page),
-        meta: { current_page: page, last_page: links.length, per_page: 1, total: links.length },
+        data: links.slice((page - 1) * perPage, page * perPage),
+        meta: {
+          current_page: page,
+          last_page: Math.ceil(links.length / perPage),
+          per_page: perPage,
+          total: links.length,
+        },
         status: 200,
       },
     }
