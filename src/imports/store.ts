@@ -9,6 +9,7 @@ import type { LinkStore } from '../links/store.js'
 import type { Page } from '../db/paging.js'
 import type { ImportRowResultRow, ImportRunRow, LinkRow, NewLinkRow } from '../db/types.js'
 import type { PixelDraft } from './extra.js'
+import { hash53 } from './hash.js'
 import type { Outcome } from './planner.js'
 
 export type ImportStatus = 'queued' | 'running' | 'done' | 'failed'
@@ -177,6 +178,55 @@ export class SqlImportStore {
     return taken
   }
 
+  /**
+   * Which of `keys` this import has already reported as planned (any outcome but `invalid`):
+   * a dry run's memory of its earlier batches. Found by hash, confirmed by the key as stored.
+   */
+  async plannedKeys(importId: number, keys: string[]): Promise<Set<string>> {
+    const found = new Set<string>()
+    const byHash = new Map<number, string[]>()
+    for (const k of keys) byHash.set(hash53(k), [...(byHash.get(hash53(k)) ?? []), k])
+    const hashes = [...byHash.keys()]
+    for (let i = 0; i < hashes.length; i += 500) {
+      const rows = await this.db.kysely
+        .selectFrom('import_rows')
+        .select(['key_hash', 'source_key'])
+        .where('import_id', '=', importId)
+        .where('key_hash', 'in', hashes.slice(i, i + 500))
+        .where('outcome', '!=', 'invalid')
+        .execute()
+      for (const r of rows) {
+        for (const k of byHash.get(Number(r.key_hash)) ?? []) {
+          if (storedKey(k) === r.source_key) found.add(k)
+        }
+      }
+    }
+    return found
+  }
+
+  /** Which of the (domain, alias) pairs this import has already planned a link on. */
+  async plannedAliases(
+    importId: number,
+    pairs: { domainId: number; alias: string }[],
+  ): Promise<Set<string>> {
+    const planned = new Set<string>()
+    const byDomain = new Map<number, string[]>()
+    for (const p of pairs) byDomain.set(p.domainId, [...(byDomain.get(p.domainId) ?? []), p.alias])
+    for (const [domainId, aliases] of byDomain) {
+      for (let i = 0; i < aliases.length; i += 500) {
+        const rows = await this.db.kysely
+          .selectFrom('import_rows')
+          .select('alias')
+          .where('import_id', '=', importId)
+          .where('domain_id', '=', domainId)
+          .where('alias', 'in', aliases.slice(i, i + 500))
+          .execute()
+        for (const r of rows) if (r.alias !== null) planned.add(aliasKey(domainId, r.alias))
+      }
+    }
+    return planned
+  }
+
   aliasTaken(domainId: number, alias: string): Promise<boolean> {
     return this.links.aliasTaken(domainId, alias)
   }
@@ -334,6 +384,9 @@ export class SqlImportStore {
 
 type Writer = Pick<Db['kysely'], 'insertInto'>
 
+/** A source key as the report keeps it (the first 2,048 characters). */
+const storedKey = (key: string) => key.slice(0, 2048)
+
 async function insertRows(
   db: Writer,
   importId: number,
@@ -344,10 +397,12 @@ async function insertRows(
     import_id: importId,
     line: r.line,
     outcome: r.outcome,
-    source_key: r.sourceKey.slice(0, 2048),
+    source_key: storedKey(r.sourceKey),
     alias: r.alias === null ? null : r.alias.slice(0, 255),
     link_id: ids.get(r.line) ?? null,
     message: r.message === null ? null : r.message.slice(0, 1000),
+    key_hash: hash53(r.sourceKey),
+    domain_id: r.link?.row.domain_id ?? null,
   }))
   for (let i = 0; i < rows.length; i += 1000) {
     await db
