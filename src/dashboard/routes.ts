@@ -22,6 +22,7 @@ import { UserInputError } from '../users/service.js'
 import { accountPage, adminPage, comingPage, type PasswordChangeErrors } from './account-pages.js'
 import { assetRoutes } from './assets.js'
 import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
+import { importPages } from './import-routes.js'
 import { linksPage, linksQueryErrorPage } from './links-page.js'
 import { overviewPage } from './overview-page.js'
 import {
@@ -331,6 +332,8 @@ export function createDashboard(options: DashboardOptions) {
               )
             },
           )
+
+          await dashboard.register(importPages, { config, services, signedInOf, viewerOf })
 
           const coming = [
             ['pixels', 'Pixels'],

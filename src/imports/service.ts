@@ -120,6 +120,11 @@ export class ImportService {
     )
   }
 
+  /** The user's latest imports, newest first (the dashboard's list). */
+  latest(userId: number, limit = 50): Promise<ImportRunRow[]> {
+    return this.deps.store.latest(userId, limit)
+  }
+
   async get(userId: number, id: number): Promise<ImportRunRow> {
     const found = await this.deps.store.find(userId, id)
     if (!found) throw new NotFoundError()

@@ -116,6 +116,17 @@ export class SqlImportStore {
     return Number(result.numUpdatedRows)
   }
 
+  /** The user's latest imports, newest first. */
+  latest(userId: number, limit: number): Promise<ImportRunRow[]> {
+    return this.db.kysely
+      .selectFrom('imports')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute()
+  }
+
   find(userId: number, id: number): Promise<ImportRunRow | undefined> {
     return this.db.kysely
       .selectFrom('imports')
