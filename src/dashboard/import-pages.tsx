@@ -7,6 +7,7 @@
 import type { ImportRunRow, ImportRowResultRow } from '../db/types.js'
 import { OUTCOMES, type Outcome } from '../imports/planner.js'
 import { SOURCE_NAMES } from '../imports/sources/index.js'
+import { renderToString } from 'preact-render-to-string'
 import type { RenderedPage } from '../pages/layout.js'
 import { CsrfField } from './components.js'
 import { dashboardPage, type Viewer } from './shell.js'
@@ -277,13 +278,14 @@ export function importsPage(
   })
 }
 
-/** The status block; while the import runs, htmx fetches the page again and swaps it in. */
+/**
+ * The status block; while the import runs, htmx asks the page's address for this block alone
+ * (a whole page would bring a stylesheet with another page's nonce) and swaps it in.
+ */
 function StatusPanel(props: { record: ImportRunRow; self: string }) {
   const { record } = props
   const live = running(record)
-  const polling = live
-    ? { 'hx-get': props.self, 'hx-trigger': 'every 3s', 'hx-select': '#import-status' }
-    : {}
+  const polling = live ? { 'hx-get': props.self, 'hx-trigger': 'every 3s' } : {}
   return (
     <section
       class="panel"
@@ -323,6 +325,11 @@ function StatusPanel(props: { record: ImportRunRow; self: string }) {
       ) : null}
     </section>
   )
+}
+
+/** The status block alone, for htmx's refresh (`HX-Request`). */
+export function importStatusFragment(record: ImportRunRow, self: string): string {
+  return renderToString(<StatusPanel record={record} self={self} />)
 }
 
 export function importPage(

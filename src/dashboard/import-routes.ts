@@ -26,7 +26,12 @@ import type { Services } from '../services.js'
 import type { Session } from '../sessions/service.js'
 import { AppError, NotFoundError, ValidationError } from '../shared/errors.js'
 import type { UserRow } from '../db/types.js'
-import { importPage, importQueryErrorPage, importsPage } from './import-pages.js'
+import {
+  importPage,
+  importQueryErrorPage,
+  importsPage,
+  importStatusFragment,
+} from './import-pages.js'
 import { linksQueryErrorPage } from './links-page.js'
 import type { Viewer } from './shell.js'
 
@@ -146,6 +151,15 @@ export async function importPages(app: FastifyInstance, options: ImportPagesOpti
         )
       }
       const page = request.query.page ?? 1
+      if (request.headers['hx-request'] === 'true') {
+        const self = request.url
+        return reply
+          .code(200)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .header('vary', 'HX-Request')
+          .send(importStatusFragment(record, self))
+      }
       const perPage = request.query.per_page ?? 25
       const outcome = request.query.outcome
       const rows = await services.imports.rows(user.id, record.id, page, perPage, outcome)

@@ -140,6 +140,20 @@ describe('dashboard imports', () => {
       '2',
       '3',
     ])
+    // htmx's refresh asks for the status block alone (no stylesheet with another nonce).
+    const fragment = await t.app.inject({
+      method: 'GET',
+      url: location,
+      remoteAddress: '192.0.2.10',
+      headers: {
+        host: 'short.test',
+        'hx-request': 'true',
+        cookie: [...alice.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
+    })
+    expectStatus(fragment, 200)
+    expect(fragment.body).toMatch(/^<section class="panel" id="import-status"/)
+    expect(fragment.body).not.toContain('<style')
     const bad = await alice.get(`${location}?outcome=lost`)
     expectStatus(bad, 422)
 
