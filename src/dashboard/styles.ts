@@ -34,6 +34,7 @@ select{font:inherit;padding:.55rem .5rem;border:1px solid var(--line);border-rad
 .link-space{display:block}
 .notice{border-left:4px solid var(--accent);padding:.4rem .8rem;background:var(--bg);border-radius:4px}
 .field-error{color:var(--error);font-weight:600;margin:.3rem 0 0}
+.check{display:flex;align-items:center;gap:.5rem;margin:1rem 0}.check input{width:auto;margin:0}.check label{margin:0}
 a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 @media (max-width:40rem){.cards thead{position:absolute;left:-9999px}
 .cards tr{display:block;border-bottom:1px solid var(--line);padding:.5rem 0}
