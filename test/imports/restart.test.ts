@@ -4,6 +4,7 @@
  * and running it again brings in only what the killed run had not written.
  */
 import { rmSync } from 'node:fs'
+import SQLite from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { eventually, startServer, type TestServer } from '../support/server.js'
 import { phpShortApi, sourceApi, type SourceApi } from '../support/source-apis.js'
@@ -117,4 +118,37 @@ describe('an import whose process is killed', () => {
     }
     expect(links.meta.total).toBe(PAGES * PER_PAGE)
   }, 120_000)
+
+  it('a SIGTERM ends its runs after their current batch, failed with the same reason, before the process exits', async () => {
+    const api = await slowPhpShort()
+    cleanup.push(() => api.close())
+    const server = await startServer({ IMPORT_ALLOWED_HOSTS: '127.0.0.1' })
+    cleanup.push(() => rmSync(server.dir, { recursive: true, force: true }))
+    const id = await startImport(server, api)
+    await eventually(
+      () => shown(server, id),
+      (s) => s.counts.created >= 1000,
+      20_000,
+    )
+    server.process.kill('SIGTERM')
+    expect(await server.process.exited).toBe(0)
+    const db = new SQLite(server.dbPath, { readonly: true })
+    try {
+      const row = db.prepare('SELECT status, error, created FROM imports WHERE id = ?').get(id) as {
+        status: string
+        error: string
+        created: number
+      }
+      expect(row.status).toBe('failed')
+      expect(row.error).toBe(
+        'interrupted by a restart; run it again — rows already imported are not duplicated',
+      )
+      const links = db.prepare('SELECT count(*) AS n FROM links').get() as { n: number }
+      // Every written batch is counted, and nothing half-written stays.
+      expect(links.n).toBe(row.created)
+      expect(row.created % 1000).toBe(0)
+    } finally {
+      db.close()
+    }
+  }, 60_000)
 })
