@@ -3,8 +3,10 @@
  * alias, title, created_at, clicks, with one row in a thousand invalid), then times the built
  * `slink import-links --from csv` into a fresh SQLite database (wall clock and peak memory from
  * /usr/bin/time): a dry run, the real run, and the same file again (every row a duplicate).
- * IMPORT_DATABASE=postgres runs it on a fresh PostgreSQL database instead; IMPORT_RUNS=dry,import
- * (a comma list of dry, import, again) runs only those.
+ * BENCH_DATABASE_URL=postgres://… (or sqlite:…) runs it on that database instead, which should
+ * be empty (it is migrated, and left as the runs leave it); IMPORT_DATABASE=postgres on a fresh
+ * PostgreSQL database made for the run and dropped after it (the test suite's server).
+ * IMPORT_RUNS=dry,import (a comma list of dry, import, again) runs only those.
  * Run: `npm run build && node --import tsx bench/import.ts`, with
  * NODE_OPTIONS=--max-old-space-size=64 to check that memory does not grow with the file.
  */
@@ -60,9 +62,13 @@ async function main(): Promise<void> {
   console.log(
     `${ROWS.toLocaleString('en-US')} rows, ${(statSync(file).size / 1048576).toFixed(0)} MiB of CSV`,
   )
-  const postgres = process.env.IMPORT_DATABASE === 'postgres' ? await emptyPostgres() : null
+  const given = process.env.BENCH_DATABASE_URL
+  const postgres =
+    given === undefined && process.env.IMPORT_DATABASE === 'postgres' ? await emptyPostgres() : null
+  const database = given ?? (postgres ? postgres.url : `sqlite:${join(dir, 'bench.db')}`)
+  console.log(`on ${database.replace(/\/\/[^@/]*@/, '//')}`)
   const env = {
-    DATABASE_URL: postgres ? postgres.url : `sqlite:${join(dir, 'bench.db')}`,
+    DATABASE_URL: database,
     PUBLIC_URL: 'http://short.test',
     LOG_LEVEL: 'silent',
   }

@@ -9,6 +9,7 @@ import { buildApp, signInLimits } from './app.js'
 import type { Config } from './config.js'
 import { openDatabase } from './db/connect.js'
 import { migrate } from './db/migrate.js'
+import { HEARTBEAT_MS } from './imports/run.js'
 import { connectRedis } from './cluster/redis.js'
 import { PrimaryCounters } from './cluster/primary-counters.js'
 import { RedisCounters } from './cluster/redis-counters.js'
@@ -108,6 +109,11 @@ export async function startService(
   services.onDeliveriesQueued(() => dispatcher.nudge())
   await app.listen({ port: config.port, host: config.host })
   dispatcher.start()
+  // Imports whose process is gone end `failed` (docs/import.md): now, and as they go stale.
+  const sweepImports = () => void services.imports.failAbandoned().catch(log('import sweep failed'))
+  sweepImports()
+  const importSweep = setInterval(sweepImports, HEARTBEAT_MS)
+  importSweep.unref()
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   if (!options.worker) {
@@ -135,6 +141,8 @@ export async function startService(
       } finally {
         clearInterval(sweep)
       }
+      clearInterval(importSweep)
+      await services.imports.interrupt()
       await redirects.recorder.close()
       await dispatcher.stop()
       await stopRelay()

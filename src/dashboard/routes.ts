@@ -22,6 +22,7 @@ import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
 import { linkStatsRoutes } from './link-stats-routes.js'
 import { linkRoutes } from './link-routes.js'
 import { doneNotice } from './link-row-actions.js'
+import { importPages } from './import-routes.js'
 import { linksPage, linksQueryErrorPage } from './links-page.js'
 import { overviewPage } from './overview-page.js'
 import {
@@ -292,6 +293,8 @@ export function createDashboard(options: DashboardOptions) {
           resourceRoutes(dashboard, context)
           accountRoutes(dashboard, context)
           adminRoutes(dashboard, context)
+
+          await dashboard.register(importPages, { config, services, signedInOf, viewerOf })
         },
         { prefix: '/dashboard' },
       )

@@ -9,7 +9,8 @@ import type { SafeHtml } from '../pages/html.js'
 import { CsrfField } from './components.js'
 import { renderDocument } from './document.js'
 
-export type Section = 'overview' | 'links' | 'pixels' | 'spaces' | 'domains' | 'account' | 'admin'
+export type Section =
+  'overview' | 'links' | 'pixels' | 'spaces' | 'domains' | 'imports' | 'account' | 'admin'
 
 export interface Viewer {
   name: string
@@ -24,6 +25,7 @@ const SECTIONS: { id: Section; label: string; href: string; admin?: boolean }[] 
   { id: 'pixels', label: 'Pixels', href: '/dashboard/pixels' },
   { id: 'spaces', label: 'Spaces', href: '/dashboard/spaces' },
   { id: 'domains', label: 'Domains', href: '/dashboard/domains' },
+  { id: 'imports', label: 'Imports', href: '/dashboard/imports' },
   { id: 'account', label: 'Account', href: '/dashboard/account' },
   { id: 'admin', label: 'Admin', href: '/dashboard/admin', admin: true },
 ]

@@ -53,6 +53,7 @@ button.danger{background:var(--error);border-color:var(--error);color:#fff}
 .map-2{fill:color-mix(in srgb,var(--accent) 40%,var(--line))}.map-3{fill:color-mix(in srgb,var(--accent) 60%,var(--line))}
 .map-4{fill:color-mix(in srgb,var(--accent) 80%,var(--line))}.map-5{fill:var(--accent)}
 .qr-image{display:block;width:16rem;max-width:100%;height:auto;background:#fff;padding:.5rem;border-radius:8px}
+.check{display:flex;align-items:center;gap:.5rem;margin:1rem 0}.check input{width:auto;margin:0}.check label{margin:0}
 a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 @media (max-width:40rem){.cards thead{position:absolute;left:-9999px}
 .cards tr{display:block;border-bottom:1px solid var(--line);padding:.5rem 0}

@@ -12,6 +12,7 @@ import { webhooks } from './migrations/0005-webhooks.js'
 import { imports } from './migrations/0006-imports.js'
 import { apiKeyNames } from './migrations/0007-api-key-names.js'
 import { linkSearch } from './migrations/0008-link-search.js'
+import { importRowLookups } from './migrations/0009-import-row-lookups.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -23,6 +24,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0006-imports': imports(dialect),
     '0007-api-key-names': apiKeyNames(dialect),
     '0008-link-search': linkSearch(dialect),
+    '0009-import-row-lookups': importRowLookups(dialect),
   }
 }
 

@@ -212,6 +212,10 @@ export interface ImportRowsTable {
   alias: string | null
   link_id: number | null
   message: string | null
+  /** hash53 of source_key (migration 0009). */
+  key_hash: number | null
+  /** The domain of the link the row creates, if any (migration 0009). */
+  domain_id: number | null
 }
 
 export interface ImportKeysTable {

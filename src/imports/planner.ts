@@ -13,6 +13,7 @@ import { expiryInstant, isReservedAlias, ALIAS_ALPHABET } from '../links/rules.j
 import { FieldErrors } from '../shared/errors.js'
 import { FORMATS, isHttpUrl } from '../shared/formats.js'
 import { randomString } from '../shared/secrets.js'
+import { checkExtra, type ExtraDraft } from './extra.js'
 import type { SourceRow } from './row.js'
 
 export type Outcome = 'created' | 'renamed' | 'skipped' | 'duplicate' | 'invalid' | 'unknown_domain'
@@ -40,6 +41,8 @@ export interface LinkDraft {
   disabled: boolean
   clicks: number
   createdAt: number | null
+  /** Targeting, privacy, expiry URL, pixels (phpShort's API only; empty otherwise). */
+  extra: ExtraDraft
 }
 
 export interface Plan {
@@ -113,6 +116,8 @@ export async function planRow(row: SourceRow, context: PlanContext): Promise<Pla
   })
   if (await context.keyKnown(sourceKey)) return plan('duplicate', 'Imported before.')
   const problems = rowProblems(row)
+  const extra = checkExtra(row.extra)
+  if (problems.length === 0) problems.push(...extra.problems)
   let endsAt = row.endsAt
   if (problems.length === 0 && endsAt === null) {
     const errors = new FieldErrors()
@@ -142,6 +147,7 @@ export async function planRow(row: SourceRow, context: PlanContext): Promise<Pla
     message = `The alias ${original} has already been taken.`
   }
   alias ??= await randomAlias(domainId, context)
+  if (extra.notes.length > 0) message = [message, ...extra.notes].filter(Boolean).join(' ')
   return plan(outcome, message, {
     domainId,
     alias,
@@ -155,6 +161,7 @@ export async function planRow(row: SourceRow, context: PlanContext): Promise<Pla
     disabled: row.disabled,
     clicks: row.clicks,
     createdAt: row.createdAt,
+    extra: extra.draft,
   })
 }
 

@@ -5,13 +5,10 @@
  * outcomes page by page. An API source is reached through the guarded outbound client: public
  * addresses only, unless IMPORT_ALLOWED_HOSTS names them.
  */
-import { createReadStream } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
 import { userIdOf } from '../http/auth.js'
 import { pageEnvelope } from '../http/paging.js'
 import { schemaErrors } from '../http/validation.js'
-import { AppError } from '../shared/errors.js'
-import { isHttpUrl } from '../shared/formats.js'
 import {
   DataEnvelope,
   ErrorBody,
@@ -21,7 +18,6 @@ import {
   type Static,
 } from '../shared/schema.js'
 import { allowListPolicy, jsonFetch } from './fetch.js'
-import type { SourceRow } from './row.js'
 import {
   ImportCreateBody,
   ImportRecord,
@@ -31,7 +27,7 @@ import {
   presentImportRow,
 } from './schema.js'
 import type { ImportService } from './service.js'
-import { API_SOURCES, FILE_SOURCES, isApiSource, isFileSource } from './sources/index.js'
+import { startImport } from './start.js'
 import { registerUploadParser, takeUpload, UPLOAD_LIMIT } from './upload.js'
 
 export interface ImportRouteOptions {
@@ -71,53 +67,13 @@ export async function importRoutes(app: FastifyInstance, options: ImportRouteOpt
     handler: async (request, reply) => {
       const upload = takeUpload(request)
       try {
-        const errors = schemaErrors(request)
-        const body = request.body ?? {}
-        const source = body.source
-        if (source === undefined && !errors.has('source'))
-          errors.add('source', 'The source field is required.')
-        if (source !== undefined && isFileSource(source) && upload === undefined)
-          errors.add('file', `The file field is required when source is ${source}.`)
-        if (source !== undefined && isApiSource(source)) {
-          if (body.url === undefined && !errors.has('url'))
-            errors.add('url', `The url field is required when source is ${source}.`)
-          else if (body.url !== undefined && !isHttpUrl(body.url))
-            errors.add('url', 'The url field must be a valid URL.')
-          if (body.key === undefined && !errors.has('key'))
-            errors.add('key', `The key field is required when source is ${source}.`)
-        }
-        errors.throwIfAny()
-        const domainId = options.defaultDomainId()
-        if (domainId === null) throw new AppError(503, 'Service Unavailable.')
-        const userId = userIdOf(request)
-        let rows: AsyncIterable<SourceRow>
-        let scope: string
-        let origin: string
-        if (isApiSource(source!)) {
-          const base = new URL(body.url!)
-          origin = base.toString()
-          scope = `${source} ${base.origin}${base.pathname.replace(/\/+$/, '')}`
-          rows = API_SOURCES[source]({ baseUrl: origin, key: body.key!, fetch })
-        } else if (isFileSource(source!)) {
-          origin = upload!.name.slice(0, 255)
-          scope = source
-          rows = FILE_SOURCES[source](createReadStream(upload!.path) as AsyncIterable<Buffer>)
-        } else {
-          throw new AppError(422, 'The selected source is invalid.')
-        }
-        const record = await imports.begin(userId, {
-          source: source!,
-          origin,
-          scope,
-          dryRun: body.dry_run === 1,
-          onConflict: body.on_conflict ?? 'skip',
-        })
-        const taken = upload
-        const run = imports
-          .run(record, scope, rows, domainId)
-          .catch(() => imports.fail(record, 'Server Error.'))
-          .finally(() => taken?.remove())
-        options.started?.(run)
+        const record = await startImport(
+          { imports, fetch, defaultDomainId: options.defaultDomainId, started: options.started },
+          userIdOf(request),
+          request.body ?? {},
+          upload,
+          schemaErrors(request),
+        )
         // The file now belongs to the run.
         return reply.code(202).send({ data: presentImport(record), status: 200 })
       } catch (error) {

@@ -30,6 +30,37 @@ export interface SourceRow {
   endsAt: number | null
   /** Why the reader could not read the row (wrong column count, unreadable value…). */
   problem: string | null
+  /** What only the phpShort API carries (null or empty for every other source). */
+  extra: RowExtra | null
+}
+
+/** A targeting entry as a source gave it (rotation entries have no key). */
+export interface SourceTarget {
+  key: string | null
+  value: string | null
+}
+
+/** A pixel as a source described it; found or made in the owner's account by type and value. */
+export interface SourcePixel {
+  name: string | null
+  type: string | null
+  value: string | null
+}
+
+/**
+ * The rest of a phpShort link: targeting, privacy, the expiry URL, pixels, and whether the
+ * link and its statistics had passwords (the API says only that one is set, never which).
+ */
+export interface RowExtra {
+  targetType: number
+  country: SourceTarget[]
+  platform: SourceTarget[]
+  language: SourceTarget[]
+  rotation: SourceTarget[]
+  privacy: number
+  hadPassword: boolean
+  expirationUrl: string | null
+  pixels: SourcePixel[]
 }
 
 export function emptyRow(line: number): SourceRow {
@@ -50,6 +81,7 @@ export function emptyRow(line: number): SourceRow {
     disabled: false,
     endsAt: null,
     problem: null,
+    extra: null,
   }
 }
 

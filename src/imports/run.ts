@@ -13,8 +13,15 @@
 import type { LinkRow, NewLinkRow } from '../db/types.js'
 import type { DomainEvents } from '../events/bus.js'
 import type { LinkRecord } from '../links/schema.js'
-import { hashPassword } from '../shared/secrets.js'
-import { OUTCOMES, planRow, sourceKeyOf, type OnConflict, type Plan } from './planner.js'
+import { hashPassword, randomString } from '../shared/secrets.js'
+import {
+  OUTCOMES,
+  planRow,
+  sourceKeyOf,
+  type LinkDraft,
+  type OnConflict,
+  type Plan,
+} from './planner.js'
 import type { SourceRow } from './row.js'
 import type { ImportStatus, OutcomeCounts, RowResult, SqlImportStore } from './store.js'
 
@@ -39,7 +46,18 @@ export interface RunRequest {
   batchSize?: number
   /** Called after each batch with the rows done so far. */
   onBatch?: (done: number) => void
+  /** Aborted when the process stops: the run ends `failed` after its current batch. */
+  signal?: AbortSignal
 }
+
+/**
+ * A running import touches its record this often, so that another process can tell a live run
+ * from one whose process was killed (`ABANDONED_AFTER_MS` without a touch).
+ */
+export const HEARTBEAT_MS = 5_000
+export const ABANDONED_AFTER_MS = 20_000
+export const INTERRUPTED =
+  'interrupted by a restart; run it again — rows already imported are not duplicated'
 
 export interface RunSummary {
   status: Extract<ImportStatus, 'done' | 'failed'>
@@ -53,38 +71,23 @@ export function zeroCounts(): OutcomeCounts {
 
 const aliasKey = (domainId: number, alias: string) => `${domainId}/${alias}`
 
-/**
- * A 53-bit hash of a string (cyrb53): what this run planned is remembered as numbers, which
- * keeps a dry run of a million rows to a few tens of megabytes. Two keys sharing a hash (odds
- * of about 1 in 20,000 over a million keys) would make a dry run report one row as a duplicate
- * or a conflict; a real run checks the database, and hashes only within one batch.
- */
-export function hash53(text: string): number {
-  let h1 = 0xdeadbeef
-  let h2 = 0x41c6ce57
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    h1 = Math.imul(h1 ^ c, 2654435761)
-    h2 = Math.imul(h2 ^ c, 1597334677)
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0)
-}
-
 export async function runImport(deps: RunDeps, request: RunRequest): Promise<RunSummary> {
   const { store } = deps
   const counts = zeroCounts()
   const batchSize = request.batchSize ?? 1000
   const domains = await store.domainsOf(request.userId)
-  // What this run has planned and not yet written (all of it, for a dry run).
-  const plannedKeys = new Set<number>()
-  const plannedAliases = new Set<number>()
+  // What this batch has planned so far. Earlier batches are in the database: a real run's as
+  // links and keys, a dry run's as its row results (looked up there, so that a dry run's
+  // memory stays flat however long the file).
+  const plannedKeys = new Set<string>()
+  const plannedAliases = new Set<string>()
+  const dry = request.dryRun
   let done = 0
 
   const flush = async (batch: SourceRow[]) => {
-    const keys = batch.map(sourceKeyOf)
-    const known = await store.knownKeys(request.userId, request.scope, [...new Set(keys)])
+    const keys = [...new Set(batch.map(sourceKeyOf))]
+    const known = await store.knownKeys(request.userId, request.scope, keys)
+    if (dry) for (const k of await store.plannedKeys(request.importId, keys)) known.add(k)
     const pairs = batch.flatMap((r) => {
       if (r.alias === null) return []
       const domainId =
@@ -92,6 +95,7 @@ export async function runImport(deps: RunDeps, request: RunRequest): Promise<Run
       return domainId === undefined ? [] : [{ domainId, alias: r.alias }]
     })
     const taken = await store.takenAliases(pairs)
+    if (dry) for (const a of await store.plannedAliases(request.importId, pairs)) taken.add(a)
     const asked = new Set(pairs.map((p) => aliasKey(p.domainId, p.alias)))
     const plans: Plan[] = []
     for (const row of batch) {
@@ -100,17 +104,19 @@ export async function runImport(deps: RunDeps, request: RunRequest): Promise<Run
         timeZone: request.timeZone,
         defaultDomainId: request.defaultDomainId,
         domainId: (name) => domains.get(name.toLowerCase()),
-        keyKnown: async (key) => known.has(key) || plannedKeys.has(hash53(key)),
+        keyKnown: async (key) => known.has(key) || plannedKeys.has(key),
         aliasTaken: async (domainId, alias) => {
           const key = aliasKey(domainId, alias)
-          if (taken.has(key) || plannedAliases.has(hash53(key))) return true
+          if (taken.has(key) || plannedAliases.has(key)) return true
           if (asked.has(key)) return false
+          if (dry && (await store.plannedAliases(request.importId, [{ domainId, alias }])).size > 0)
+            return true
           return store.aliasTaken(domainId, alias)
         },
       })
       plans.push(plan)
-      if (plan.outcome !== 'invalid') plannedKeys.add(hash53(plan.sourceKey))
-      if (plan.link) plannedAliases.add(hash53(aliasKey(plan.link.domainId, plan.link.alias)))
+      if (plan.outcome !== 'invalid') plannedKeys.add(plan.sourceKey)
+      if (plan.link) plannedAliases.add(aliasKey(plan.link.domainId, plan.link.alias))
     }
     const results = await Promise.all(plans.map((p) => resultOf(p, request.userId, deps.now())))
     if (request.dryRun) {
@@ -143,20 +149,25 @@ export async function runImport(deps: RunDeps, request: RunRequest): Promise<Run
               })),
             )
         })
-      // Written: the database answers for them from now on.
-      plannedKeys.clear()
-      plannedAliases.clear()
     }
+    // Written: the database answers for them from now on.
+    plannedKeys.clear()
+    plannedAliases.clear()
     for (const p of plans) counts[p.outcome]++
     done += batch.length
     await store.progress(request.importId, 'running', counts, deps.now())
     request.onBatch?.(done)
   }
 
+  const heartbeat = setInterval(() => {
+    store.touch(request.importId, deps.now()).catch(() => {})
+  }, HEARTBEAT_MS)
+  heartbeat.unref()
   try {
     await store.progress(request.importId, 'running', counts, deps.now())
     let batch: SourceRow[] = []
     for await (const row of request.rows) {
+      if (request.signal?.aborted) throw new Error(INTERRUPTED)
       batch.push(row)
       if (batch.length >= batchSize) {
         await flush(batch)
@@ -170,6 +181,8 @@ export async function runImport(deps: RunDeps, request: RunRequest): Promise<Run
     const message = (error as Error)?.message?.split('\n')[0] ?? String(error)
     await store.progress(request.importId, 'failed', counts, deps.now(), message).catch(() => {})
     return { status: 'failed', counts, error: message }
+  } finally {
+    clearInterval(heartbeat)
   }
 }
 
@@ -184,17 +197,22 @@ async function resultOf(plan: Plan, userId: number, now: number): Promise<RowRes
       url: draft.url,
       title: draft.title,
       title_locked: draft.title === null ? 0 : 1,
-      target_type: 0,
+      target_type: draft.extra.targetType,
+      country_target: targetJson(draft.extra.country),
+      platform_target: targetJson(draft.extra.platform),
+      language_target: targetJson(draft.extra.language),
+      rotation_target: targetJson(draft.extra.rotation),
       disabled: draft.disabled ? 1 : 0,
-      privacy: 0,
-      password: draft.password === null ? null : await hashPassword(draft.password),
+      privacy: draft.extra.privacy,
+      password: await passwordOf(draft),
+      expiration_url: draft.extra.expirationUrl,
       expiration_clicks: draft.expirationClicks,
       ends_at: draft.endsAt,
       clicks: draft.clicks,
       created_at: draft.createdAt ?? now,
       updated_at: now,
     }
-    link = { row, space: draft.space }
+    link = { row, space: draft.space, pixels: draft.extra.pixels }
   }
   return {
     line: plan.line,
@@ -204,4 +222,16 @@ async function resultOf(plan: Plan, userId: number, now: number): Promise<RowRes
     message: plan.message,
     link,
   }
+}
+
+const targetJson = (list: object[] | null) => (list === null ? null : JSON.stringify(list))
+
+/**
+ * The password in clear is hashed; a source's password that it did not give (phpShort's API
+ * says only that one is set) becomes a random one nobody knows, so the link stays closed.
+ */
+async function passwordOf(draft: LinkDraft): Promise<string | null> {
+  if (draft.password !== null) return hashPassword(draft.password)
+  if (draft.extra.lockedPassword) return hashPassword(randomString(32))
+  return null
 }

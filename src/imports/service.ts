@@ -10,7 +10,7 @@ import type { LinkRecord } from '../links/schema.js'
 import { NotFoundError } from '../shared/errors.js'
 import type { OnConflict, Outcome } from './planner.js'
 import type { SourceRow } from './row.js'
-import { runImport, type RunSummary } from './run.js'
+import { ABANDONED_AFTER_MS, INTERRUPTED, runImport, type RunSummary } from './run.js'
 import type { SqlImportStore } from './store.js'
 
 export interface ImportServiceDeps {
@@ -33,6 +33,7 @@ export interface ImportOptions {
 
 export class ImportService {
   private readonly background = new Set<Promise<unknown>>()
+  private readonly stopping = new AbortController()
 
   constructor(private readonly deps: ImportServiceDeps) {}
 
@@ -45,6 +46,27 @@ export class ImportService {
   /** Resolves once every run in the background has ended. */
   async idle(): Promise<void> {
     while (this.background.size > 0) await Promise.allSettled([...this.background])
+  }
+
+  /**
+   * Stops the runs of this process after their current batch: they end `failed` with the
+   * restart reason (the process is stopping), and resolves once they have.
+   */
+  async interrupt(): Promise<void> {
+    this.stopping.abort()
+    await this.idle()
+  }
+
+  /**
+   * Imports left `queued` or `running` by a process that is gone end `failed`, saying to run
+   * them again. They are not resumed: an uploaded file is deleted with its request's run, and
+   * a source API's key is never stored. Every process sweeps at start-up and then every few
+   * seconds; a live run touches its record every few seconds, so only abandoned ones match,
+   * whichever process (or machine) started them.
+   */
+  failAbandoned(): Promise<number> {
+    const now = this.deps.now()
+    return this.deps.store.failAbandoned(now - ABANDONED_AFTER_MS, now, INTERRUPTED)
   }
 
   begin(userId: number, options: ImportOptions): Promise<ImportRunRow> {
@@ -81,6 +103,7 @@ export class ImportService {
         onConflict: record.on_conflict === 'rename' ? 'rename' : 'skip',
         timeZone: await this.deps.timeZoneOf(record.user_id),
         defaultDomainId,
+        signal: this.stopping.signal,
         ...extra,
       },
     )
@@ -95,6 +118,11 @@ export class ImportService {
       this.deps.now(),
       message,
     )
+  }
+
+  /** The user's latest imports, newest first (the dashboard's list). */
+  latest(userId: number, limit = 50): Promise<ImportRunRow[]> {
+    return this.deps.store.latest(userId, limit)
   }
 
   async get(userId: number, id: number): Promise<ImportRunRow> {

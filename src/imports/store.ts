@@ -8,6 +8,8 @@ import type { Db } from '../db/connect.js'
 import type { LinkStore } from '../links/store.js'
 import type { Page } from '../db/paging.js'
 import type { ImportRowResultRow, ImportRunRow, LinkRow, NewLinkRow } from '../db/types.js'
+import type { PixelDraft } from './extra.js'
+import { hash53 } from './hash.js'
 import type { Outcome } from './planner.js'
 
 export type ImportStatus = 'queued' | 'running' | 'done' | 'failed'
@@ -29,10 +31,11 @@ export interface RowResult {
   sourceKey: string
   alias: string | null
   message: string | null
-  link: { row: NewLinkRow; space: string | null } | null
+  link: { row: NewLinkRow; space: string | null; pixels: PixelDraft[] } | null
 }
 
 const aliasKey = (domainId: number, alias: string) => `${domainId}/${alias}`
+const pixelKey = (p: { type: string; value: string }) => `${p.type}\n${p.value}`
 
 export class SqlImportStore {
   constructor(
@@ -85,6 +88,42 @@ export class SqlImportStore {
         ...(finished ? { finished_at: now } : {}),
       })
       .where('id', '=', id)
+      .execute()
+  }
+
+  /** The heartbeat of a running import: its process is alive (see `failAbandoned`). */
+  async touch(id: number, now: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('imports')
+      .set({ updated_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'running'])
+      .execute()
+  }
+
+  /**
+   * Imports still `queued` or `running` whose process has not touched them since `before`:
+   * that process is gone (killed, crashed, the machine restarted). They end `failed` with
+   * `reason`; their counts stay those of the batches written. Returns how many.
+   */
+  async failAbandoned(before: number, now: number, reason: string): Promise<number> {
+    const result = await this.db.kysely
+      .updateTable('imports')
+      .set({ status: 'failed', error: reason, updated_at: now, finished_at: now })
+      .where('status', 'in', ['queued', 'running'])
+      .where('updated_at', '<', before)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows)
+  }
+
+  /** The user's latest imports, newest first. */
+  latest(userId: number, limit: number): Promise<ImportRunRow[]> {
+    return this.db.kysely
+      .selectFrom('imports')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .limit(limit)
       .execute()
   }
 
@@ -148,6 +187,55 @@ export class SqlImportStore {
       for (const r of rows) taken.add(aliasKey(domainId, r.alias))
     }
     return taken
+  }
+
+  /**
+   * Which of `keys` this import has already reported as planned (any outcome but `invalid`):
+   * a dry run's memory of its earlier batches. Found by hash, confirmed by the key as stored.
+   */
+  async plannedKeys(importId: number, keys: string[]): Promise<Set<string>> {
+    const found = new Set<string>()
+    const byHash = new Map<number, string[]>()
+    for (const k of keys) byHash.set(hash53(k), [...(byHash.get(hash53(k)) ?? []), k])
+    const hashes = [...byHash.keys()]
+    for (let i = 0; i < hashes.length; i += 500) {
+      const rows = await this.db.kysely
+        .selectFrom('import_rows')
+        .select(['key_hash', 'source_key'])
+        .where('import_id', '=', importId)
+        .where('key_hash', 'in', hashes.slice(i, i + 500))
+        .where('outcome', '!=', 'invalid')
+        .execute()
+      for (const r of rows) {
+        for (const k of byHash.get(Number(r.key_hash)) ?? []) {
+          if (storedKey(k) === r.source_key) found.add(k)
+        }
+      }
+    }
+    return found
+  }
+
+  /** Which of the (domain, alias) pairs this import has already planned a link on. */
+  async plannedAliases(
+    importId: number,
+    pairs: { domainId: number; alias: string }[],
+  ): Promise<Set<string>> {
+    const planned = new Set<string>()
+    const byDomain = new Map<number, string[]>()
+    for (const p of pairs) byDomain.set(p.domainId, [...(byDomain.get(p.domainId) ?? []), p.alias])
+    for (const [domainId, aliases] of byDomain) {
+      for (let i = 0; i < aliases.length; i += 500) {
+        const rows = await this.db.kysely
+          .selectFrom('import_rows')
+          .select('alias')
+          .where('import_id', '=', importId)
+          .where('domain_id', '=', domainId)
+          .where('alias', 'in', aliases.slice(i, i + 500))
+          .execute()
+        for (const r of rows) if (r.alias !== null) planned.add(aliasKey(domainId, r.alias))
+      }
+    }
+    return planned
   }
 
   aliasTaken(domainId: number, alias: string): Promise<boolean> {
@@ -237,9 +325,66 @@ export class SqlImportStore {
           .values(stats.slice(i, i + 1000))
           .execute()
       }
+      const pixels = await this.pixelsFor(userId, creating, now)
+      const attached = creating.flatMap((r) =>
+        r.link!.pixels.map((p) => ({
+          link_id: ids.get(r.line)!,
+          pixel_id: pixels.get(pixelKey(p))!,
+        })),
+      )
+      for (let i = 0; i < attached.length; i += 1000) {
+        await trx
+          .insertInto('link_pixels')
+          .values(attached.slice(i, i + 1000))
+          .execute()
+      }
       await insertRows(trx, importId, results, ids)
       return made
     })
+  }
+
+  /**
+   * The owner's pixels the batch's links name, by type and value: found, or made (so running
+   * the import again finds them instead of making them twice). A name the owner already uses
+   * for another pixel gets `-2`, `-3`… (names are unique per user). Runs inside writeBatch's
+   * transaction.
+   */
+  private async pixelsFor(
+    userId: number,
+    results: RowResult[],
+    now: number,
+  ): Promise<Map<string, number>> {
+    const wanted = new Map<string, PixelDraft>()
+    for (const r of results) for (const p of r.link!.pixels) wanted.set(pixelKey(p), p)
+    const found = new Map<string, number>()
+    if (wanted.size === 0) return found
+    const owned = await this.db.kysely
+      .selectFrom('pixels')
+      .select(['id', 'name', 'type', 'value'])
+      .where('user_id', '=', userId)
+      .execute()
+    const names = new Set(owned.map((p) => p.name))
+    for (const p of owned) found.set(pixelKey(p), p.id)
+    for (const [key, pixel] of wanted) {
+      if (found.has(key)) continue
+      let name = pixel.name
+      for (let n = 2; names.has(name); n++) name = `${[...pixel.name].slice(0, 28).join('')}-${n}`
+      names.add(name)
+      const made = await this.db.kysely
+        .insertInto('pixels')
+        .values({
+          user_id: userId,
+          name,
+          type: pixel.type,
+          value: pixel.value,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      found.set(key, made.id)
+    }
+    return found
   }
 
   /** Row results of a dry run (nothing else is written). */
@@ -249,6 +394,9 @@ export class SqlImportStore {
 }
 
 type Writer = Pick<Db['kysely'], 'insertInto'>
+
+/** A source key as the report keeps it (the first 2,048 characters). */
+const storedKey = (key: string) => key.slice(0, 2048)
 
 async function insertRows(
   db: Writer,
@@ -260,10 +408,12 @@ async function insertRows(
     import_id: importId,
     line: r.line,
     outcome: r.outcome,
-    source_key: r.sourceKey.slice(0, 2048),
+    source_key: storedKey(r.sourceKey),
     alias: r.alias === null ? null : r.alias.slice(0, 255),
     link_id: ids.get(r.line) ?? null,
     message: r.message === null ? null : r.message.slice(0, 1000),
+    key_hash: hash53(r.sourceKey),
+    domain_id: r.link?.row.domain_id ?? null,
   }))
   for (let i = 0; i < rows.length; i += 1000) {
     await db

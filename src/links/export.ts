@@ -5,10 +5,15 @@
  * `=`, `+`, `-`, `@`, a tab or a carriage return gets a `'` in front (the csv source removes
  * it again). Passwords are never exported (only whether one is set).
  */
+import { Readable } from 'node:stream'
 import { stringify } from 'csv-stringify/sync'
+import type { FastifyReply } from 'fastify'
 import type { LinkRow } from '../db/types.js'
 import { utcToZoned } from '../shared/time.js'
+import { linkFilterOf } from './list-query.js'
 import { presentLinks, type LinkPresenterDeps } from './record.js'
+import type { LinkListQuery } from './schema.js'
+import type { LinkService } from './service.js'
 
 export const EXPORT_COLUMNS = [
   'url',
@@ -80,4 +85,30 @@ export async function* exportJson(
     first = false
   }
   yield '],"status":200}\n'
+}
+
+/**
+ * The export as a download (the API's route and the dashboard's): streamed, named after the
+ * day, CSV unless `format=json`.
+ */
+export async function sendLinksExport(
+  reply: FastifyReply,
+  links: Pick<LinkService, 'batches' | 'timeZoneOf'>,
+  presenter: LinkPresenterDeps,
+  userId: number,
+  query: LinkListQuery & { format?: 'csv' | 'json' },
+): Promise<FastifyReply> {
+  const batches = links.batches(userId, linkFilterOf(query))
+  const day = new Date().toISOString().slice(0, 10)
+  if (query.format === 'json') {
+    return reply
+      .type('application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="links-${day}.json"`)
+      .send(Readable.from(exportJson(presenter, userId, batches)))
+  }
+  const timeZone = await links.timeZoneOf(userId)
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="links-${day}.csv"`)
+    .send(Readable.from(exportCsv(presenter, userId, timeZone, batches)))
 }

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify'
-import { Readable } from 'node:stream'
 import type { LinkRow } from '../db/types.js'
 import { acceptAliases } from '../http/aliases.js'
 import { userIdOf } from '../http/auth.js'
 import { registerCrud } from '../http/crud.js'
 import { ErrorBody, StringEnum, Type, ValidationErrorBody } from '../shared/schema.js'
-import { exportCsv, exportJson } from './export.js'
+import { sendLinksExport } from './export.js'
 import { presentLinks, type LinkPresenterDeps } from './record.js'
 import {
   LinkCreateBody,
@@ -17,7 +16,7 @@ import {
 import { LINK_LIST_ALIASES, linkFilterOf } from './list-query.js'
 import type { LinkService } from './service.js'
 
-const LinkExportQuery = Type.Object({
+export const LinkExportQuery = Type.Object({
   ...LinkListQuery.properties,
   format: Type.Optional(
     StringEnum(['csv', 'json'] as const, {
@@ -25,7 +24,7 @@ const LinkExportQuery = Type.Object({
     }),
   ),
 })
-type LinkExportQuery = LinkListQuery & { format?: 'csv' | 'json' }
+export type LinkExportQuery = LinkListQuery & { format?: 'csv' | 'json' }
 
 /**
  * `GET /api/v1/links/export`: the links of the list's filters, streamed in id order (paging and
@@ -59,23 +58,8 @@ function exportRoute(app: FastifyInstance, links: LinkService, presenter: LinkPr
         429: ErrorBody,
       },
     },
-    handler: async (request, reply) => {
-      const userId = userIdOf(request)
-      const query = request.query
-      const batches = links.batches(userId, linkFilterOf(query))
-      const day = new Date().toISOString().slice(0, 10)
-      if (query.format === 'json') {
-        return reply
-          .type('application/json; charset=utf-8')
-          .header('content-disposition', `attachment; filename="links-${day}.json"`)
-          .send(Readable.from(exportJson(presenter, userId, batches)))
-      }
-      const timeZone = await links.timeZoneOf(userId)
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="links-${day}.csv"`)
-        .send(Readable.from(exportCsv(presenter, userId, timeZone, batches)))
-    },
+    handler: (request, reply) =>
+      sendLinksExport(reply, links, presenter, userIdOf(request), request.query),
   })
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTestApp, KEY_B, type TestApp } from '../support/app.js'
-import { shlinkApi, sourceApi } from '../support/source-apis.js'
+import { PHPSHORT_LINKS, phpShortApi, shlinkApi, sourceApi } from '../support/source-apis.js'
 
 let t: TestApp | undefined
 afterEach(async () => {
@@ -216,6 +216,144 @@ describe('POST /api/v1/imports', () => {
         status: 'done',
         counts: { created: 1, renamed: 0, skipped: 0, duplicate: 0, invalid: 0, unknown_domain: 1 },
       })
+    } finally {
+      await api.close()
+    }
+  })
+
+  it('phpshort: targeting, privacy, expiry URL and pixels come over; pixels are matched by type and value, never made twice', async () => {
+    const badTargeting = {
+      ...PHPSHORT_LINKS[1],
+      id: 13,
+      alias: 'broken',
+      country_target: [{ key: 'XX', value: 'https://example.com/x' }],
+      rotation_target: [{ value: 'javascript:alert(1)' }],
+      pixels: [],
+    }
+    const api = await sourceApi(phpShortApi('php-key', [...PHPSHORT_LINKS, badTargeting]))
+    try {
+      t = await createTestApp({ IMPORT_ALLOWED_HOSTS: '127.0.0.1' })
+      expect(
+        (await t.call('POST', '/api/v1/domains', { form: { name: 'old.example' } })).statusCode,
+      ).toBe(201)
+      // The same facebook pixel under another name is reused; "Ads" is taken by another pixel.
+      const fb = await t.call('POST', '/api/v1/pixels', {
+        form: { name: 'Facebook', type: 'facebook', value: '1234567890' },
+      })
+      const ads = await t.call('POST', '/api/v1/pixels', {
+        form: { name: 'Ads', type: 'bing', value: '777' },
+      })
+      const start = async () => {
+        const res = await post(t!, { source: 'phpshort', url: api.url, key: 'php-key' })
+        expect(res.statusCode).toBe(202)
+        await t!.services.imports.idle()
+        return res.json().data.id as number
+      }
+      const first = await start()
+      expect((await t.call('GET', `/api/v1/imports/${first}`)).json().data).toMatchObject({
+        status: 'done',
+        counts: { created: 2, renamed: 0, skipped: 0, duplicate: 0, invalid: 1, unknown_domain: 0 },
+      })
+      const rows = (await t.call('GET', `/api/v1/imports/${first}/rows`)).json().data
+      expect(
+        rows.map((r: { outcome: string; message: string | null }) => [r.outcome, r.message]),
+      ).toEqual([
+        [
+          'created',
+          'Its statistics had a password, which the source does not give: they are private. ' +
+            'It had a password, which the source does not give: set a new one to open it.',
+        ],
+        ['created', null],
+        [
+          'invalid',
+          'The selected country.0.key is invalid. The rotation.0.value field must be a valid URL.',
+        ],
+      ])
+
+      const pixels = (await t.call('GET', '/api/v1/pixels?sort=asc')).json().data
+      expect(
+        pixels.map((p: { name: string; type: string; value: string }) => [p.name, p.type, p.value]),
+      ).toEqual([
+        ['Facebook', 'facebook', '1234567890'],
+        ['Ads', 'bing', '777'],
+        ['Ads-2', 'google-ads', 'AW-42'],
+      ])
+      const list = (await t.call('GET', '/api/v1/links?sort=asc')).json().data
+      const pick = (link: Record<string, unknown>) => ({
+        alias: link.alias,
+        target_type: link.target_type,
+        country_target: link.country_target,
+        platform_target: link.platform_target,
+        language_target: link.language_target,
+        rotation_target: link.rotation_target,
+        disabled: link.disabled,
+        privacy: link.privacy,
+        privacy_password: link.privacy_password,
+        password: link.password,
+        expiration_url: link.expiration_url,
+        expiration_clicks: link.expiration_clicks,
+        clicks: link.clicks,
+        space: (link.space as { name: string } | null)?.name ?? null,
+        pixels: (link.pixels as { id: number }[]).map((p) => p.id),
+        ends_at: link.ends_at,
+        created_at: link.created_at,
+      })
+      expect(list.map(pick)).toEqual([
+        {
+          alias: 'promo',
+          target_type: 1,
+          country_target: PHPSHORT_LINKS[0]!.country_target,
+          platform_target: [{ key: 'iOS', value: 'https://example.com/ios' }],
+          language_target: [{ key: 'de', value: 'https://example.com/deutsch' }],
+          rotation_target: [
+            { value: 'https://example.com/r1' },
+            { value: 'https://example.com/r2' },
+          ],
+          disabled: 0,
+          privacy: 1,
+          privacy_password: false,
+          password: true,
+          expiration_url: 'https://example.com/gone',
+          expiration_clicks: 100,
+          clicks: 31,
+          space: 'Marketing',
+          pixels: [fb.json().data.id, pixels[2].id],
+          ends_at: '2030-01-01T00:00:00.000000Z',
+          created_at: '2021-06-01T12:00:00.000000Z',
+        },
+        {
+          alias: 'guide',
+          target_type: 0,
+          country_target: null,
+          platform_target: null,
+          language_target: null,
+          rotation_target: null,
+          disabled: 1,
+          privacy: 1,
+          privacy_password: false,
+          password: false,
+          expiration_url: null,
+          expiration_clicks: null,
+          clicks: 0,
+          space: null,
+          pixels: [fb.json().data.id],
+          ends_at: null,
+          created_at: '2021-06-02T12:00:00.000000Z',
+        },
+      ])
+      expect(ads.statusCode).toBe(201)
+
+      // Again: nothing new, no pixel made twice.
+      const second = await start()
+      expect((await t.call('GET', `/api/v1/imports/${second}`)).json().data.counts).toEqual({
+        created: 0,
+        renamed: 0,
+        skipped: 0,
+        duplicate: 2,
+        invalid: 1,
+        unknown_domain: 0,
+      })
+      expect((await t.call('GET', '/api/v1/pixels')).json().meta.total).toBe(3)
     } finally {
       await api.close()
     }

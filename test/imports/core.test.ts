@@ -159,6 +159,42 @@ describe('import core', () => {
     expect((await t.services.imports.get(t.userA, record.id)).dry_run).toBe(1)
   })
 
+  it('a dry run remembers what earlier batches planned (from its report, not memory): the same outcomes as the real run', async () => {
+    const made = await t.call('POST', '/api/v1/links', {
+      form: { url: 'https://example.com/0', alias: 'taken' },
+    })
+    expect(made.statusCode).toBe(201)
+    const csv = [
+      'url,alias',
+      'https://example.com/1,taken',
+      'https://example.com/2,other',
+      'https://example.com/3,taken-2',
+      'https://example.com/4,',
+      'https://example.com/5,other',
+      'https://example.com/4,',
+    ].join('\n')
+    const expected = [
+      [1, 'renamed', 'taken-2', 'The alias taken has already been taken.'],
+      [2, 'created', 'other', null],
+      [3, 'renamed', 'taken-2-2', 'The alias taken-2 has already been taken.'],
+      [4, 'created', expect.any(String), null],
+      [5, 'duplicate', 'other', 'Imported before.'],
+      [6, 'duplicate', null, 'Imported before.'],
+    ]
+    const dry = await importCsv(csv, { dryRun: true, onConflict: 'rename', batchSize: 2 })
+    expect(dry.rows).toEqual(expected)
+    expect(await links()).toHaveLength(1)
+    const real = await importCsv(csv, { onConflict: 'rename', batchSize: 2 })
+    expect(real.rows).toEqual(expected)
+    expect((await links()).map((l) => l.url)).toEqual([
+      'https://example.com/0',
+      'https://example.com/1',
+      'https://example.com/2',
+      'https://example.com/3',
+      'https://example.com/4',
+    ])
+  })
+
   it('running the same import twice creates nothing twice', async () => {
     await importCsv(CSV)
     expect(await links()).toHaveLength(2)

@@ -11,16 +11,19 @@ export interface SourceApi {
   close(): Promise<void>
 }
 
-type Answer = (url: URL, request: IncomingMessage) => { status: number; body: unknown }
+type Reply = { status: number; body: unknown }
+/** What the API answers (a promise: a slow source, e.g. one page at a time). */
+type Answer = (url: URL, request: IncomingMessage) => Reply | Promise<Reply>
 
 export async function sourceApi(answer: Answer): Promise<SourceApi> {
   const requests: string[] = []
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost')
     requests.push(`${request.method} ${url.pathname}${url.search}`)
-    const { status, body } = answer(url, request)
-    response.writeHead(status, { 'content-type': 'application/json' })
-    response.end(JSON.stringify(body))
+    void Promise.resolve(answer(url, request)).then(({ status, body }) => {
+      response.writeHead(status, { 'content-type': 'application/json' })
+      response.end(JSON.stringify(body))
+    })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
@@ -33,38 +36,12 @@ export async function sourceApi(answer: Answer): Promise<SourceApi> {
 
 const unauthenticated = { status: 401, body: { message: 'Unauthenticated.' } }
 
-/** phpShort v1: `GET /api/v1/links?page=`, Bearer key, two pages. */
-export function phpShortApi(key: string): Answer {
-  const links = [
-    {
-      id: 11,
-      alias: 'promo',
-      url: 'https://example.com/promo',
-      short_url: 'http://old.example/promo',
-      title: 'Promo',
-      clicks: 31,
-      space: { id: 2, name: 'Marketing', color: 3 },
-      domain: { id: 1, name: 'old.example', url: 'http://old.example' },
-      disabled: 0,
-      expiration_clicks: 100,
-      ends_at: '2030-01-01T00:00:00.000000Z',
-      created_at: '2021-06-01T12:00:00.000000Z',
-    },
-    {
-      id: 12,
-      alias: 'guide',
-      url: 'https://example.com/docs',
-      short_url: 'http://short.test/guide',
-      title: null,
-      clicks: 0,
-      space: null,
-      domain: { id: 3, name: 'short.test', url: 'http://short.test' },
-      disabled: 1,
-      expiration_clicks: null,
-      ends_at: null,
-      created_at: '2021-06-02T12:00:00.000000Z',
-    },
-  ]
+/**
+ * phpShort v1: `GET /api/v1/links?page=`, Bearer key. Records carry every field of the
+ * contract's link record, in its order (`password` and `privacy_password` say only whether one
+ * is set). `links` replaces the default two links, `perPage` of them a page.
+ */
+export function phpShortApi(key: string, links: object[] = PHPSHORT_LINKS, perPage = 1): Answer {
   return (url, request) => {
     if (request.headers.authorization !== `Bearer ${key}`) return unauthenticated
     if (url.pathname !== '/api/v1/links') return { status: 404, body: {} }
@@ -72,13 +49,99 @@ export function phpShortApi(key: string): Answer {
     return {
       status: 200,
       body: {
-        data: links.slice(page - 1, page),
-        meta: { current_page: page, last_page: 2, per_page: 1, total: 2 },
+        data: links.slice((page - 1) * perPage, page * perPage),
+        meta: {
+          current_page: page,
+          last_page: Math.ceil(links.length / perPage),
+          per_page: perPage,
+          total: links.length,
+        },
         status: 200,
       },
     }
   }
 }
+
+const PHPSHORT_TIMES = {
+  created_at: '2021-06-01T12:00:00.000000Z',
+  updated_at: '2021-06-01T12:00:00.000000Z',
+}
+
+export const PHPSHORT_LINKS = [
+  {
+    id: 11,
+    alias: 'promo',
+    url: 'https://example.com/promo',
+    short_url: 'http://old.example/promo',
+    title: 'Promo',
+    target_type: 1,
+    country_target: [
+      { key: 'DE', value: 'https://example.com/de' },
+      { key: 'FR', value: 'https://example.com/fr' },
+    ],
+    platform_target: [{ key: 'iOS', value: 'https://example.com/ios' }],
+    language_target: [{ key: 'de', value: 'https://example.com/deutsch' }],
+    rotation_target: [{ value: 'https://example.com/r1' }, { value: 'https://example.com/r2' }],
+    last_rotation: 1,
+    disabled: 0,
+    privacy: 2,
+    privacy_password: true,
+    password: true,
+    expiration_url: 'https://example.com/gone',
+    expiration_clicks: 100,
+    clicks: 31,
+    space: { id: 2, name: 'Marketing', color: 3, ...PHPSHORT_TIMES },
+    domain: {
+      id: 1,
+      name: 'old.example',
+      url: 'http://old.example',
+      index_page: null,
+      not_found_page: null,
+      global: false,
+      ...PHPSHORT_TIMES,
+    },
+    pixels: [
+      { id: 5, name: 'Main FB', type: 'facebook', value: '1234567890', ...PHPSHORT_TIMES },
+      { id: 6, name: 'Ads', type: 'google-ads', value: 'AW-42', ...PHPSHORT_TIMES },
+    ],
+    ends_at: '2030-01-01T00:00:00.000000Z',
+    ...PHPSHORT_TIMES,
+  },
+  {
+    id: 12,
+    alias: 'guide',
+    url: 'https://example.com/docs',
+    short_url: 'http://short.test/guide',
+    title: null,
+    target_type: 0,
+    country_target: null,
+    platform_target: null,
+    language_target: null,
+    rotation_target: null,
+    last_rotation: null,
+    disabled: 1,
+    privacy: 1,
+    privacy_password: false,
+    password: false,
+    expiration_url: null,
+    expiration_clicks: null,
+    clicks: 0,
+    space: null,
+    domain: {
+      id: 3,
+      name: 'short.test',
+      url: 'http://short.test',
+      index_page: null,
+      not_found_page: null,
+      global: true,
+      ...PHPSHORT_TIMES,
+    },
+    pixels: [{ id: 5, name: 'Main FB', type: 'facebook', value: '1234567890', ...PHPSHORT_TIMES }],
+    ends_at: null,
+    created_at: '2021-06-02T12:00:00.000000Z',
+    updated_at: '2021-06-02T12:00:00.000000Z',
+  },
+]
 
 /** Shlink REST v3: `GET /rest/v3/short-urls?page=`, `X-Api-Key`, two pages. */
 export function shlinkApi(key: string): Answer {

@@ -3,7 +3,15 @@
  * request goes through the `JsonFetch` it is given: the guarded outbound client for imports
  * started through our API, a plain one for the CLI. What each carries over is in docs/import.md.
  */
-import { count, emptyRow, instant, splitShortUrl, text, type SourceRow } from '../row.js'
+import {
+  count,
+  emptyRow,
+  instant,
+  splitShortUrl,
+  text,
+  type SourceRow,
+  type SourceTarget,
+} from '../row.js'
 
 /** GET `url` with `headers`: the parsed JSON body of a 2xx answer; anything else throws. */
 export type JsonFetch = (url: string, headers: Record<string, string>) => Promise<unknown>
@@ -32,9 +40,19 @@ function endpoint(base: string, path: string, query: Record<string, string | num
   return url.toString()
 }
 
+function targets(value: unknown): SourceTarget[] {
+  return list(value).map((entry) => ({ key: text(entry.key), value: text(entry.value) }))
+}
+
+/** phpShort's booleans arrive as `true`, `1` or `"1"`. */
+function flag(value: unknown): boolean {
+  return value === true || value === 1 || value === '1'
+}
+
 /**
  * phpShort's v1 API (`GET /api/v1/links`, Bearer key, 100 a page; ours answers the same):
- * alias, URL, title, space name, domain, clicks, expiry, click limit, disabled, dates.
+ * alias, URL, title, space name, domain, clicks, expiry (instant, click limit, URL), disabled,
+ * dates, targeting lists, privacy, pixels, and whether a password was set.
  */
 export async function* readPhpShort(input: ApiSourceInput): AsyncGenerator<SourceRow> {
   const headers = { authorization: `Bearer ${input.key}`, accept: 'application/json' }
@@ -58,7 +76,22 @@ export async function* readPhpShort(input: ApiSourceInput): AsyncGenerator<Sourc
       row.createdAt = instant(item.created_at)
       row.endsAt = instant(item.ends_at)
       row.expirationClicks = count(item.expiration_clicks) || null
-      row.disabled = item.disabled === 1 || item.disabled === true || item.disabled === '1'
+      row.disabled = flag(item.disabled)
+      row.extra = {
+        targetType: count(item.target_type),
+        country: targets(item.country_target),
+        platform: targets(item.platform_target),
+        language: targets(item.language_target),
+        rotation: targets(item.rotation_target),
+        privacy: count(item.privacy),
+        hadPassword: flag(item.password),
+        expirationUrl: text(item.expiration_url),
+        pixels: list(item.pixels).map((p) => ({
+          name: text(p.name),
+          type: text(p.type)?.toLowerCase() ?? null,
+          value: text(p.value),
+        })),
+      }
       yield row
     }
     const meta = object(body.meta)

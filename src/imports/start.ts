@@ -1,0 +1,83 @@
+/**
+ * Starting an import from a request (the API's `POST /api/v1/imports` and the dashboard's
+ * form): the checks that depend on the source, then the record, then the run in the
+ * background. Both callers validate the body with the same schema (`ImportCreateBody`) first.
+ */
+import { createReadStream } from 'node:fs'
+import type { ImportRunRow } from '../db/types.js'
+import { AppError, type FieldErrors } from '../shared/errors.js'
+import { isHttpUrl } from '../shared/formats.js'
+import type { JsonFetch } from './sources/apis.js'
+import type { SourceRow } from './row.js'
+import type { ImportCreateBody } from './schema.js'
+import type { ImportService } from './service.js'
+import { API_SOURCES, FILE_SOURCES, isApiSource, isFileSource } from './sources/index.js'
+import type { Upload } from './upload.js'
+
+export interface StartDeps {
+  imports: ImportService
+  /** The guarded fetch of API sources (public addresses, or IMPORT_ALLOWED_HOSTS). */
+  fetch: JsonFetch
+  defaultDomainId: () => number | null
+  /** Called with each background run, so tests and shutdown can wait for it. */
+  started?: (run: Promise<unknown>) => void
+}
+
+/**
+ * Starts the import and returns its record (`queued`). Throws the 422 of `errors` with every
+ * problem found. On success the uploaded file belongs to the run (removed when it ends); on a
+ * throw it is still the caller's.
+ */
+export async function startImport(
+  deps: StartDeps,
+  userId: number,
+  body: ImportCreateBody,
+  upload: Upload | undefined,
+  errors: FieldErrors,
+): Promise<ImportRunRow> {
+  const { imports } = deps
+  const source = body.source
+  if (source === undefined && !errors.has('source'))
+    errors.add('source', 'The source field is required.')
+  if (source !== undefined && isFileSource(source) && upload === undefined)
+    errors.add('file', `The file field is required when source is ${source}.`)
+  if (source !== undefined && isApiSource(source)) {
+    if (body.url === undefined && !errors.has('url'))
+      errors.add('url', `The url field is required when source is ${source}.`)
+    else if (body.url !== undefined && !isHttpUrl(body.url))
+      errors.add('url', 'The url field must be a valid URL.')
+    if (body.key === undefined && !errors.has('key'))
+      errors.add('key', `The key field is required when source is ${source}.`)
+  }
+  errors.throwIfAny()
+  const domainId = deps.defaultDomainId()
+  if (domainId === null) throw new AppError(503, 'Service Unavailable.')
+  let rows: AsyncIterable<SourceRow>
+  let scope: string
+  let origin: string
+  if (isApiSource(source!)) {
+    const base = new URL(body.url!)
+    origin = base.toString()
+    scope = `${source} ${base.origin}${base.pathname.replace(/\/+$/, '')}`
+    rows = API_SOURCES[source]({ baseUrl: origin, key: body.key!, fetch: deps.fetch })
+  } else if (isFileSource(source!)) {
+    origin = upload!.name.slice(0, 255)
+    scope = source
+    rows = FILE_SOURCES[source](createReadStream(upload!.path) as AsyncIterable<Buffer>)
+  } else {
+    throw new AppError(422, 'The selected source is invalid.')
+  }
+  const record = await imports.begin(userId, {
+    source: source!,
+    origin,
+    scope,
+    dryRun: body.dry_run === 1,
+    onConflict: body.on_conflict ?? 'skip',
+  })
+  const run = imports
+    .run(record, scope, rows, domainId)
+    .catch(() => imports.fail(record, 'Server Error.'))
+    .finally(() => upload?.remove())
+  deps.started?.(run)
+  return record
+}

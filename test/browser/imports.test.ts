@@ -1,0 +1,186 @@
+/**
+ * The Imports pages in real Chromium: a CSV file chosen in the form and sent as the browser
+ * sends it (multipart), the import's page; an API import whose status block htmx refreshes
+ * until it is done, without a reload; the links export downloaded through the session; no CSP
+ * violation, no serious or critical axe-core violation, and screenshots at phone and desktop
+ * width, light and dark, with nothing wider than the screen.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumCheck, launchChromium } from '../support/browser.js'
+import { startServer, type TestServer } from '../support/server.js'
+import { phpShortApi, sourceApi, type SourceApi } from '../support/source-apis.js'
+
+const chromium = chromiumCheck()
+const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source
+const PASSWORD = 'imports password 1'
+
+describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
+  let s: TestServer
+  let browser: Browser
+  let origin: string
+  let api: SourceApi
+  let dir: string
+  let cookies: Awaited<ReturnType<BrowserContext['cookies']>>
+  const contexts: BrowserContext[] = []
+
+  beforeAll(async () => {
+    // A phpShort API that answers slowly: the import runs for a few seconds.
+    const links = Array.from({ length: 6 }, (_, i) => ({
+      id: i + 1,
+      alias: `api-${i + 1}`,
+      url: `https://example.com/api/${i + 1}`,
+      domain: { id: 1, name: 'short.test' },
+      clicks: i,
+      created_at: '2024-01-01T00:00:00.000000Z',
+    }))
+    const answer = phpShortApi('php-key', links, 1)
+    api = await sourceApi(async (url, request) => {
+      await new Promise((r) => setTimeout(r, 700))
+      return answer(url, request)
+    })
+    ;[s, browser] = await Promise.all([
+      startServer({ IMPORT_ALLOWED_HOSTS: '127.0.0.1' }),
+      launchChromium(),
+    ])
+    origin = `http://short.test:${s.port}`
+    dir = mkdtempSync(join(tmpdir(), 'slink-import-browser-'))
+    mkdirSync('test-artifacts', { recursive: true })
+    const [, token] = await s.process.waitFor(
+      /^(?:http:\/\/short\.test\/password\/([A-Za-z0-9_-]{43}))$/m,
+    )
+    const { page } = await open()
+    await page.goto(`${origin}/password/${token}`)
+    await page.fill('#password', PASSWORD)
+    await page.fill('#password_confirmation', PASSWORD)
+    await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click('button[type=submit]')])
+    cookies = await page.context().cookies()
+  })
+  afterAll(async () => {
+    for (const c of contexts) await c.close()
+    await browser?.close()
+    await s?.stop()
+    await api?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  async function open(options: { width?: number; dark?: boolean; signedIn?: boolean } = {}) {
+    const context = await browser.newContext({
+      locale: 'en-US',
+      viewport: { width: options.width ?? 1280, height: 900 },
+      colorScheme: options.dark ? 'dark' : 'light',
+      acceptDownloads: true,
+    })
+    contexts.push(context)
+    if (options.signedIn) await context.addCookies(cookies)
+    await context.addInitScript(
+      `window.__violations = [];
+       document.addEventListener('securitypolicyviolation', (e) =>
+         window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`,
+    )
+    const page = await context.newPage()
+    const violations: string[] = []
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text())
+    })
+    return { context, page, violations }
+  }
+
+  async function axe(page: Page): Promise<unknown[]> {
+    await page.evaluate(axeSource)
+    return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+      r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)
+  }
+
+  it('a file chosen in the form is imported; an API import refreshes itself until done; the export downloads', async () => {
+    const { page, violations } = await open({ signedIn: true })
+    await page.goto(`${origin}/dashboard/imports`)
+    expect(await page.locator('h1').textContent()).toBe('Imports')
+    expect(await axe(page)).toEqual([])
+
+    // A file, as the browser sends it.
+    const file = join(dir, 'links.csv')
+    writeFileSync(file, 'url,alias,title\nhttps://example.com/a,file-a,A\nnot a url,file-b,\n')
+    await page.selectOption('#source', 'csv')
+    await page.setInputFiles('#file', file)
+    await page.uncheck('#dry_run')
+    await Promise.all([
+      page.waitForURL(/\/dashboard\/imports\/\d+$/),
+      page.click('#import-form button[type=submit]'),
+    ])
+    await page.waitForSelector('#import-status .status-done', { timeout: 15_000 })
+    // The rows table is not part of the refreshed block: load the page again for it.
+    await page.reload()
+    expect(await page.locator('#import-status h2 .status').textContent()).toBe('Done')
+    expect(await page.locator('#rows tbody tr').count()).toBe(2)
+    expect(await page.locator('#row-2').textContent()).toContain('Invalid')
+
+    // An API import: the status block is refreshed by htmx while it runs, no reload needed.
+    await page.goto(`${origin}/dashboard/imports`)
+    await page.selectOption('#source', 'phpshort')
+    await page.fill('#url', api.url)
+    await page.fill('#key', 'php-key')
+    await page.uncheck('#dry_run')
+    await Promise.all([
+      page.waitForURL(/\/dashboard\/imports\/\d+$/),
+      page.click('#import-form button[type=submit]'),
+    ])
+    const shownUrl = page.url()
+    expect(await page.locator('#import-status').getAttribute('hx-trigger')).toBe('every 3s')
+    await page.waitForSelector('#import-status .status-done', { timeout: 30_000 })
+    expect(page.url()).toBe(shownUrl)
+    expect(await page.locator('#import-counts').textContent()).toContain('6 created')
+    expect(await page.locator('#import-status').getAttribute('hx-trigger')).toBeNull()
+
+    // The export, through the session.
+    await page.goto(`${origin}/dashboard/imports`)
+    await page.selectOption('#export-format', 'csv')
+    await page.fill('#export-search', 'file-')
+    await page.selectOption('#export-search-by', 'alias')
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#export-form button[type=submit]'),
+    ])
+    const saved = join(dir, 'export.csv')
+    await download.saveAs(saved)
+    const lines = readFileSync(saved, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n')
+    expect(lines).toHaveLength(2)
+    expect(lines[1]).toMatch(/^https:\/\/example\.com\/a,file-a,A,/)
+
+    expect(await page.evaluate('window.__violations')).toEqual([])
+    expect(violations).toEqual([])
+  }, 120_000)
+
+  it('both pages: no axe violation, nothing wider than a phone, screenshots light and dark', async () => {
+    for (const width of [390, 1280]) {
+      for (const dark of [false, true]) {
+        const name = `${width === 390 ? 'phone' : 'desktop'}-${dark ? 'dark' : 'light'}`
+        const { page, violations } = await open({ width, dark, signedIn: true })
+        await page.goto(`${origin}/dashboard/imports`)
+        expect(await axe(page)).toEqual([])
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          width,
+        )
+        await page.screenshot({ path: `test-artifacts/imports-list-${name}.png`, fullPage: true })
+        await page.click('#imports tbody tr:last-child a')
+        await page.waitForSelector('#import-status')
+        expect(await axe(page)).toEqual([])
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          width,
+        )
+        await page.screenshot({ path: `test-artifacts/imports-one-${name}.png`, fullPage: true })
+        expect(await page.evaluate('window.__violations')).toEqual([])
+        expect(violations).toEqual([])
+      }
+    }
+  }, 120_000)
+})
