@@ -102,9 +102,9 @@ export function createServices(db: Db, options: ServiceOptions) {
     now,
     timeZoneOf,
   })
+  // The stores stay here: callers reach the data through the services' rules.
   return {
     db,
-    stores,
     changes,
     events,
     titles,
