@@ -157,6 +157,46 @@ describe('webhook deliveries', () => {
     const bob = bobs[0]!
     expect(() => verified(hook.secret, bob!)).toThrow()
   })
+
+  it('deleting a pixel raises link.updated (changed: pixels) for each link it was on, then pixel.deleted', async () => {
+    clock += 1000
+    const hook = await webhook(['link.updated', 'pixel.deleted'])
+    const at = isoMicro(clock)
+    const gone = (await api('POST', '/pixels', { name: 'Gone', type: 'bing', value: '111' })).data
+    const kept = (await api('POST', '/pixels', { name: 'Kept', type: 'bing', value: '222' })).data
+    const carrier = async (url: string, pixelIds: number[]) =>
+      (
+        await api('POST', '/links', {
+          url,
+          domain_id: t.defaultDomainId,
+          pixel_ids: pixelIds,
+        })
+      ).data
+    const both = await carrier('https://example.com/both', [gone.id, kept.id])
+    const only = await carrier('https://example.com/only', [gone.id])
+    await carrier('https://example.com/none', [kept.id])
+    await api('DELETE', `/pixels/${gone.id}`)
+
+    expect(await dispatcher().runUntilIdle()).toBe(3)
+    expect(receiver.received.map((r) => verified(hook.secret, r))).toEqual([
+      {
+        type: 'link.updated',
+        timestamp: at,
+        data: { link: { ...both, pixels: [kept] }, changed: ['pixels'] },
+      },
+      {
+        type: 'link.updated',
+        timestamp: at,
+        data: { link: { ...only, pixels: [] }, changed: ['pixels'] },
+      },
+      { type: 'pixel.deleted', timestamp: at, data: { pixel: gone } },
+    ])
+    // The records sent are what the API now answers for those links.
+    for (const link of [both, only]) {
+      const now = (await t.call('GET', `${API}/links/${link.id}`)).json() as { data: Rec }
+      expect(now.data.pixels).toEqual(link.id === both.id ? [kept] : [])
+    }
+  })
 })
 
 describe('retries, failures and the delivery log', () => {
