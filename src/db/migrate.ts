@@ -10,6 +10,7 @@ import { clickStatsByMonth } from './migrations/0003-click-stats-by-month.js'
 import { dashboardAccounts } from './migrations/0004-dashboard-accounts.js'
 import { webhooks } from './migrations/0005-webhooks.js'
 import { imports } from './migrations/0006-imports.js'
+import { webhookAttempts } from './migrations/0010-webhook-attempts.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -19,6 +20,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0004-dashboard-accounts': dashboardAccounts(dialect),
     '0005-webhooks': webhooks(dialect),
     '0006-imports': imports(dialect),
+    '0010-webhook-attempts': webhookAttempts(dialect),
   }
 }
 

@@ -233,6 +233,11 @@ describe('retries, failures and the delivery log', () => {
         attempted_at: isoMicro(clock),
         next_attempt_at: null,
         created_at: isoMicro(clock - 3000),
+        attempt_log: [
+          { attempted_at: isoMicro(clock - 3000), status_code: 503, error: 'HTTP 503' },
+          { attempted_at: isoMicro(clock - 2000), status_code: 503, error: 'HTTP 503' },
+          { attempted_at: isoMicro(clock), status_code: 200, error: null },
+        ].map((attempt) => ({ ...attempt, duration_ms: expect.any(Number) })),
       },
       expect.objectContaining({ event: 'space.created', status: 'delivered', attempts: 1 }),
     ])
@@ -273,7 +278,49 @@ describe('retries, failures and the delivery log', () => {
     expect((resent.json() as { data: Rec }).data).toMatchObject({ status: 'pending', attempts: 0 })
     await d.runUntilIdle()
     expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(failed!.message_id)
-    expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'delivered', attempts: 1 })
+    const [again] = await deliveries(hook.id)
+    expect(again).toMatchObject({ status: 'delivered', attempts: 1, status_code: 200 })
+    // The log keeps the attempts before the re-send too.
+    const log = again!.attempt_log as Rec[]
+    expect(log.map((a) => [a.status_code, a.error])).toEqual([
+      [500, 'HTTP 500'],
+      [500, 'HTTP 500'],
+      [500, 'HTTP 500'],
+      [200, null],
+    ])
+  })
+
+  it('logs every attempt with its time and outcome, and keeps only the webhook’s last ones', async () => {
+    const hook = await webhook(['space.created'])
+    receiver.answer = (n) => (n % 2 === 0 ? 502 : 200)
+    const d = dispatcher({ retryDelaysMs: [1000], keepAttempts: 3 })
+    const start = clock
+    await space('one') // 502 at start, then 200 at start + 1000
+    await d.runUntilIdle()
+    clock += 1000
+    await d.runUntilIdle()
+    await space('two') // 502 at start + 1000, 200 at start + 2000
+    await d.runUntilIdle()
+    clock += 1000
+    await d.runUntilIdle()
+    expect(receiver.received).toHaveLength(4)
+    const [one, two] = await deliveries(hook.id)
+    const shown = (row: Rec | undefined) =>
+      (row!.attempt_log as Rec[]).map((a) => [a.attempted_at, a.status_code, a.error])
+    // Four attempts made, the last three kept: the oldest of `one` is gone.
+    expect(shown(one)).toEqual([[isoMicro(start + 1000), 200, null]])
+    expect(shown(two)).toEqual([
+      [isoMicro(start + 1000), 502, 'HTTP 502'],
+      [isoMicro(start + 2000), 200, null],
+    ])
+    // Its summary still tells the last attempt and how many there were.
+    expect(one).toMatchObject({ attempts: 2, status_code: 200, status: 'delivered' })
+    const stored = await t.services.db.kysely
+      .selectFrom('webhook_attempts')
+      .select('id')
+      .where('webhook_id', '=', hook.id)
+      .execute()
+    expect(stored).toHaveLength(3)
   })
 
   it('switches off a webhook that keeps failing, and says why', async () => {
