@@ -39,15 +39,11 @@ yieldToRequests()
 const db = openDatabase((workerData as { database: DatabaseConfig }).database)
 const hasher = new VisitorHasher(db)
 const outbox = new WebhookOutbox(db)
-// click.recorded deliveries, in batches, for the users whose webhooks hear clicks: written here,
-// off the request thread, after the clicks are stored (the request path does no more work).
+// click.recorded deliveries, in batches, for the users whose webhooks hear clicks: planned and
+// written here, off the request thread, in the clicks' own transaction (the request path does
+// no more work).
 const writer = new ClickWriter(clickStoreFor(db), hasher, new ClickDescriber(hasher), (rows) =>
-  outbox.recordClicks(rows, Date.now()).catch((error: Error) =>
-    port.postMessage({
-      type: 'error',
-      message: `queuing click webhooks failed: ${error.message}`,
-    }),
-  ),
+  outbox.planClicks(rows, Date.now()),
 )
 const gatherer = new ClickGatherer(writer, (error) => {
   const message = error instanceof Error ? error.message : String(error)

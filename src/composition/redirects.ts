@@ -63,7 +63,7 @@ export async function createRedirects(
       clickStoreFor(services.db),
       hasher,
       new ClickDescriber(hasher),
-      (rows) => outbox.recordClicks(rows, Date.now()).catch(onError),
+      (rows) => outbox.planClicks(rows, Date.now()),
     )
     channel = new InlineChannel(writer, onError)
   } else {

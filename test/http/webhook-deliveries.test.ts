@@ -410,7 +410,7 @@ describe('retries, failures and the delivery log', () => {
     const hasher = new VisitorHasher(db)
     const outbox = new WebhookOutbox(db)
     const writer = new ClickWriter(clickStoreFor(db), hasher, new ClickDescriber(hasher), (rows) =>
-      outbox.recordClicks(rows, clock),
+      outbox.planClicks(rows, clock),
     )
     const events = Array.from({ length: 260 }, (_, i) => ({
       linkId: i % 13 === 0 ? bobLink.id : mine.id,
