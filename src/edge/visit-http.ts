@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { VisitInput } from '../redirects/engine.js'
 import type { RenderedPage } from '../pages/layout.js'
-import { renderVisitPage } from '../pages/visit-pages.js'
+import { renderVisitPage } from './visit-pages.js'
 import type { Answer, VisitPage } from '../redirects/outcome.js'
 
 /** The largest password form body (a password is at most 128 characters). */

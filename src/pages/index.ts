@@ -9,7 +9,6 @@ export {
   statsPrivatePage,
   tooManyAttemptsPage,
 } from './notice-pages.js'
-export { renderVisitPage } from './visit-pages.js'
 export { previewPage, type PreviewPageInput, type PreviewTargeting } from './preview-page.js'
 export {
   pixelPage,

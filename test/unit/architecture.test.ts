@@ -171,6 +171,13 @@ describe('the layering of src/', () => {
     expect(offending).toEqual([])
   })
 
+  it('keeps the page library unaware of the engine (the edge brings the two together)', () => {
+    const offending = imports
+      .filter((i) => inFolder(i.from, 'pages') && inFolder(i.to, 'redirects'))
+      .map((i) => relative(SRC, i.from))
+    expect(offending).toEqual([])
+  })
+
   it('leaves building the click and cluster parts to the composition root', () => {
     const builds = imports
       .filter(

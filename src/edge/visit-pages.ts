@@ -1,20 +1,20 @@
 /**
  * The pages a visit can end on, rendered from the redirect engine's facts. The engine decides
  * which page with which facts (redirects/outcome.ts); this is where the HTTP edge turns them
- * into HTML and headers.
+ * into HTML and headers with the page library (src/pages/, which knows nothing of the engine).
  */
-import type { VisitPage } from '../redirects/outcome.js'
-import type { RenderedPage } from './layout.js'
 import {
   linkDisabledPage,
   linkExpiredPage,
   notFoundPage,
+  passwordPage,
+  pixelPage,
+  previewPage,
   statsPrivatePage,
   tooManyAttemptsPage,
-} from './notice-pages.js'
-import { passwordPage } from './password-page.js'
-import { pixelPage } from './pixel-page.js'
-import { previewPage } from './preview-page.js'
+  type RenderedPage,
+} from '../pages/index.js'
+import type { VisitPage } from '../redirects/outcome.js'
 
 export function renderVisitPage(facts: VisitPage): RenderedPage {
   switch (facts.page) {
