@@ -11,7 +11,7 @@ import { clickStoreFor } from '../src/clicks/store.js'
 import { VisitorHasher } from '../src/clicks/visitor-hash.js'
 import { ClickWriter } from '../src/clicks/writer.js'
 import type { Db } from '../src/db/connect.js'
-import { countryOf } from '../src/redirects/visitor/geoip.js'
+import { countryOf } from '../src/visitors/geoip.js'
 import { AGENTS, HOURS, LANGUAGES, REFERRERS } from './stats-vocabulary.js'
 
 const DAY_MS = 86_400_000

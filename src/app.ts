@@ -11,20 +11,20 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Config, TrustProxy } from './config.js'
 import { createDashboard } from './dashboard/routes.js'
 import { SIGN_IN_LIMITS, type SignInLimits } from './dashboard/sign-in-limits.js'
-import { apiV1 } from './http/api.js'
+import { apiV1 } from './composition/api-routes.js'
 import { BODY_LIMIT, parseQuery } from './http/body.js'
 import { strictlyCoercing } from './http/coercion.js'
 import { isApiPath, sendError, sendRawError } from './http/error-handler.js'
 import { apiNotFound, trackRoutes } from './http/not-found.js'
 import { notFoundPage } from './pages/index.js'
 import { CountingAttemptLimiter } from './limits/attempt-limiter.js'
-import { clientAddress } from './redirects/client.js'
-import { fastPath, type Listener } from './redirects/fast-path.js'
-import { redirectRoutes } from './redirects/routes.js'
-import type { Redirects } from './redirects/setup.js'
+import { clientAddress } from './edge/client.js'
+import { fastPath, type Listener } from './edge/fast-path.js'
+import { redirectRoutes } from './edge/short-url-routes.js'
+import type { Redirects } from './composition/redirects.js'
 import { MemoryCounters, type Counters } from './limits/window-counters.js'
 import type { Services } from './services.js'
-import { sharedSecret } from './shared/settings.js'
+import { sharedSecret } from './db/settings.js'
 import { FORMATS } from './shared/formats.js'
 
 declare module 'fastify' {
@@ -172,8 +172,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   dashboard.routes(app)
 
   if (options.redirects) {
-    const { engine, directory, recorder } = options.redirects
-    redirectRoutes(app, engine, directory, recorder, options.services.stats, {
+    const { engine, directory, recorder, statsGate } = options.redirects
+    const stats = { stats: options.services.stats, gate: statsGate }
+    redirectRoutes(app, engine, directory, recorder, stats, {
       isDefaultDomain: dashboard.onDefaultDomain,
       home: dashboard.home,
     })

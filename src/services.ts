@@ -107,9 +107,9 @@ export function createServices(db: Db, options: ServiceOptions) {
     now,
     timeZoneOf,
   })
+  // The stores stay here: callers reach the data through the services' rules.
   return {
     db,
-    stores,
     changes,
     events,
     titles,
@@ -119,7 +119,7 @@ export function createServices(db: Db, options: ServiceOptions) {
     accounts: new AccountService(stores.users, sessions, now),
     domains: new DomainService(stores.domains, events, linksOf, now),
     spaces: new SpaceService(stores.spaces, linksOf, events, now),
-    pixels: new PixelService(stores.pixels, linkKeys, events, now),
+    pixels: new PixelService(stores.pixels, linkKeys, linksOf, events, now),
     links,
     overview: new AccountOverviewService(
       new SqlAccountTotalsStore(db),

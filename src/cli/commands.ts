@@ -101,9 +101,9 @@ function readPassword(io: CliIo): Promise<string> {
 
 async function userIdFor(services: Services, email: string | undefined): Promise<number | null> {
   if (email === undefined) return null
-  const user = await services.stores.users.findByEmail(email)
-  if (!user) throw new UserInputError(`no user with email ${email}`)
-  return user.id
+  const id = await services.users.idOfEmail(email)
+  if (id === null) throw new UserInputError(`no user with email ${email}`)
+  return id
 }
 
 /** Runs `slink ARGV`; resolves with the exit status once the command is done (or serving). */
@@ -135,7 +135,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
       // Only serving needs the HTTP stack; the other commands start faster without it.
       const { startService, stopOnSignals } = await import('../server.js')
       if (cluster.isWorker) {
-        const { reportListening } = await import('../cluster/workers.js')
+        const { reportListening } = await import('../composition/cluster-workers.js')
         const starting = startService(config, out, { worker: true })
         stopOnSignals(starting, lines(io.stderr))
         reportListening((await starting).port)
@@ -144,7 +144,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
         stopOnSignals(starting, lines(io.stderr))
         await starting
       } else {
-        const { serveWithWorkers } = await import('../cluster/workers.js')
+        const { serveWithWorkers } = await import('../composition/cluster-workers.js')
         await serveWithWorkers(config, workers, out)
       }
       return

@@ -75,8 +75,8 @@ export async function importLinksCommand(args: string[], io: CliIo): Promise<voi
   try {
     await migrate(db)
     const services = createServices(db, { titleFetch: false })
-    const user = await services.stores.users.findByEmail(values.email)
-    if (!user) throw new UserInputError(`no user with email ${values.email}`)
+    const userId = await services.users.idOfEmail(values.email)
+    if (userId === null) throw new UserInputError(`no user with email ${values.email}`)
     const domain = await services.domains.ensureDefault(config.publicUrl)
 
     let bytesDone = 0
@@ -108,7 +108,7 @@ export async function importLinksCommand(args: string[], io: CliIo): Promise<voi
       throw new UsageError(`unknown source "${source}"`)
     }
 
-    const record = await services.imports.begin(user.id, {
+    const record = await services.imports.begin(userId, {
       source,
       origin,
       scope,
@@ -133,7 +133,7 @@ export async function importLinksCommand(args: string[], io: CliIo): Promise<voi
 
     const out = lines(io.stdout)
     for (let page = 1; ; page++) {
-      const result = await services.imports.rows(user.id, record.id, page, 1000)
+      const result = await services.imports.rows(userId, record.id, page, 1000)
       for (const r of result.rows) {
         if (r.outcome === 'created') continue
         out(`${r.line}\t${r.outcome}\t${r.alias ?? ''}\t${r.message ?? ''}`)

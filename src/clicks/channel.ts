@@ -47,8 +47,9 @@ export class WorkerChannel implements ClickChannel {
   private readonly waiters = new Map<number, () => void>()
   private closing: Promise<void> | null = null
 
-  constructor(database: DatabaseConfig, onError: (error: unknown) => void) {
-    this.worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { database } })
+  /** `script`: the worker thread's entry, built in the composition root (composition/click-worker.ts). */
+  constructor(script: URL, database: DatabaseConfig, onError: (error: unknown) => void) {
+    this.worker = new Worker(script, { workerData: { database } })
     this.worker.on('message', (message: FromWorker) => {
       if (message.type === 'settled') {
         this.waiters.get(message.id)?.()

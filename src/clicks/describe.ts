@@ -4,10 +4,10 @@
  * request path; the answers for recent User-Agents, addresses and Accept-Language headers are
  * remembered, since real traffic repeats them.
  */
-import { referrerHostOf } from '../redirects/visitor/context.js'
-import { countryOf } from '../redirects/visitor/geoip.js'
-import { preferredLanguages } from '../redirects/visitor/languages.js'
-import { browserOf, deviceOf, platformOf, userAgentHead } from '../redirects/visitor/user-agent.js'
+import { referrerHostOf } from '../visitors/context.js'
+import { countryOf } from '../visitors/geoip.js'
+import { preferredLanguages } from '../visitors/languages.js'
+import { browserOf, deviceOf, platformOf, userAgentHead } from '../visitors/user-agent.js'
 import { dayOf, type ClickEvent, type ClickRow } from './event.js'
 import type { VisitorHasher } from './visitor-hash.js'
 

@@ -46,6 +46,10 @@ export class SqliteClickStore implements ClickStore {
     )
     const addClicks = db.prepare('UPDATE links SET clicks = clicks + ? WHERE id = ?')
     const setRotation = db.prepare('UPDATE links SET last_rotation = ? WHERE id = ?')
+    const insertDelivery = db.prepare(
+      'INSERT INTO webhook_outbox (webhook_id, message_id, type, payload, status, attempts, next_attempt_at, lease_until, last_attempt_at, last_status_code, last_duration_ms, last_error, created_at) ' +
+        'VALUES (@webhook_id, @message_id, @type, @payload, @status, @attempts, @next_attempt_at, @lease_until, @last_attempt_at, @last_status_code, @last_duration_ms, @last_error, @created_at)',
+    )
 
     this.run = db.transaction((batch: ClickBatch) => {
       const alive = new Map<number, boolean>()
@@ -71,6 +75,7 @@ export class SqliteClickStore implements ClickStore {
       for (const [linkId, n] of batch.aggregate.linkClicks)
         if (isAlive(linkId)) addClicks.run(n, linkId)
       for (const [linkId, position] of batch.rotations) setRotation.run(position, linkId)
+      for (const delivery of batch.deliveries) insertDelivery.run(delivery)
     }).immediate
   }
 

@@ -1,9 +1,11 @@
 /**
  * Writes a batch of clicks in one transaction: the click rows, the per-day aggregates
- * (upserted), the links' click counts, new unique visitors and rotation positions. Clicks of
- * links deleted meanwhile are skipped: their statistics went with them.
+ * (upserted), the links' click counts, new unique visitors, rotation positions and the
+ * batch's webhook deliveries (`click.recorded`), so the clicks and their events commit
+ * together. Clicks of links deleted meanwhile are skipped: their statistics went with them.
  */
 import type { Db } from '../db/connect.js'
+import type { NewWebhookDeliveryRow } from '../db/types.js'
 import { visitorIncrements, type Aggregate } from './aggregate.js'
 import type { ClickRow } from './event.js'
 import { SqliteClickStore } from './sqlite-store.js'
@@ -13,6 +15,8 @@ export interface ClickBatch {
   aggregate: Aggregate
   /** Rotation positions to persist as `last_rotation`. */
   rotations: Map<number, number>
+  /** The batch's `click.recorded` deliveries (webhooks/outbox.ts plans them); often none. */
+  deliveries: readonly NewWebhookDeliveryRow[]
 }
 
 export interface ClickStore {
@@ -90,6 +94,9 @@ export class SqlClickStore implements ClickStore {
           .set({ last_rotation: position })
           .where('id', '=', linkId)
           .execute()
+      }
+      for (const part of chunks(batch.deliveries)) {
+        await trx.insertInto('webhook_outbox').values(part).execute()
       }
     })
   }

@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto'
 import type { Db } from '../db/connect.js'
-import { sharedSecret } from '../shared/settings.js'
+import { sharedSecret } from '../db/settings.js'
 
 const PREFIX = 'visitor_salt:'
 

@@ -1,11 +1,12 @@
 /**
- * Writes batches of clicks: describes each click, aggregates the batch and stores it in one
- * transaction. Clicks that cannot be written yet (the database is away) are kept, and written
+ * Writes batches of clicks: describes each click, aggregates the batch, plans its webhook
+ * deliveries and stores it all in one transaction. Clicks that cannot be written yet (the database is away) are kept, and written
  * with the next batch; at most MAX_KEPT wait that way (beyond it the oldest are dropped and
  * counted in `dropped`).
  */
 import { aggregate } from './aggregate.js'
 import type { ClickDescriber } from './describe.js'
+import type { NewWebhookDeliveryRow } from '../db/types.js'
 import { dayOf, type ClickEvent, type ClickRow } from './event.js'
 import type { ClickStore } from './store.js'
 import type { VisitorHasher } from './visitor-hash.js'
@@ -29,8 +30,13 @@ export class ClickWriter {
     private readonly store: ClickStore,
     private readonly hasher: VisitorHasher,
     private readonly describer: ClickDescriber,
-    /** Told of each batch once it is stored (the webhooks' click events); its failure is its own. */
-    private readonly written: (rows: readonly ClickRow[]) => Promise<void> = async () => {},
+    /**
+     * The webhook deliveries of a batch (`click.recorded`), written in the batch's transaction;
+     * planned again on a retry, so a batch's events are written once, with its clicks.
+     */
+    private readonly deliveriesOf: (
+      rows: readonly ClickRow[],
+    ) => Promise<NewWebhookDeliveryRow[]> = async () => [],
   ) {}
 
   /** Clicks received and not yet written. */
@@ -54,12 +60,11 @@ export class ClickWriter {
       rows: this.rows,
       aggregate: aggregate(this.rows, this.counted),
       rotations: this.rotations,
+      deliveries: await this.deliveriesOf(this.rows),
     })
-    const stored = this.rows
     this.rows = []
     this.counted = []
     this.rotations = new Map()
-    await this.written(stored)
   }
 
   private trim(): void {

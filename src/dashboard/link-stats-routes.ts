@@ -10,7 +10,6 @@ import type { FastifyInstance } from 'fastify'
 import type { Services } from '../services.js'
 import { FieldErrors } from '../shared/errors.js'
 import { CSV_CONTENT_TYPE, csvFilename, statsCsv } from '../stats/csv.js'
-import { statsOverview } from '../stats/overview.js'
 import { countryName, statsTables } from '../stats/page-data.js'
 import { dayOfInstant, type Period } from '../stats/period.js'
 import { periodChoices } from '../stats/period-choices.js'
@@ -59,7 +58,7 @@ export function linkStatsRoutes(
         const view = { link, asked, choices, shown: { errors: errors.messages } }
         return send(reply, 422, linkStatsPage(viewer, view))
       }
-      const overview = await statsOverview(services.stats.store, link.id, shown)
+      const overview = await services.stats.overview(link.id, shown)
       const countries = await services.stats.all(link.id, 'country', shown)
       const view = {
         link,

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
 import { notFoundPage } from '../pages/index.js'
-import { readCookie } from '../redirects/remembered-password.js'
+import { readCookie } from '../passwords/remembered.js'
 import type { Services } from '../services.js'
 import { ABSOLUTE_TIMEOUT_MS } from '../sessions/service.js'
 import { passwordProblem } from '../users/accounts.js'

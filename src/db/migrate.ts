@@ -13,6 +13,7 @@ import { imports } from './migrations/0006-imports.js'
 import { apiKeyNames } from './migrations/0007-api-key-names.js'
 import { linkSearch } from './migrations/0008-link-search.js'
 import { importRowLookups } from './migrations/0009-import-row-lookups.js'
+import { webhookAttempts } from './migrations/0010-webhook-attempts.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -25,6 +26,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0007-api-key-names': apiKeyNames(dialect),
     '0008-link-search': linkSearch(dialect),
     '0009-import-row-lookups': importRowLookups(dialect),
+    '0010-webhook-attempts': webhookAttempts(dialect),
   }
 }
 

@@ -181,6 +181,17 @@ export interface WebhookDeliveriesTable {
   created_at: number
 }
 
+/** One attempt of a delivery (migration 0010); the last ones of each webhook are kept. */
+export interface WebhookAttemptsTable {
+  id: Generated<number>
+  webhook_id: number
+  delivery_id: number
+  attempted_at: number
+  status_code: number | null
+  duration_ms: number | null
+  error: string | null
+}
+
 export interface ImportsTable {
   id: Generated<number>
   user_id: number
@@ -241,6 +252,7 @@ export interface Database {
   password_links: PasswordTokensTable
   webhooks: WebhooksTable
   webhook_outbox: WebhookDeliveriesTable
+  webhook_attempts: WebhookAttemptsTable
   imports: ImportsTable
   import_rows: ImportRowsTable
   import_keys: ImportKeysTable
@@ -259,5 +271,6 @@ export type LinkRowUpdate = Updateable<LinksTable>
 export type WebhookRow = Selectable<WebhooksTable>
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>
 export type NewWebhookDeliveryRow = Insertable<WebhookDeliveriesTable>
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>
 export type ImportRunRow = Selectable<ImportsTable>
 export type ImportRowResultRow = Selectable<ImportRowsTable>

@@ -41,8 +41,8 @@ export interface LinkStore {
   delete(id: number): Promise<void>
   pixelIdsOf(linkIds: number[]): Promise<Map<number, number[]>>
   keysOf(filter: { spaceId?: number; pixelId?: number; domainId?: number }): Promise<LinkKey[]>
-  /** Every link in a space or on a domain, in id order. */
-  rowsOf(filter: { spaceId?: number; domainId?: number }): Promise<LinkRow[]>
+  /** Every link in a space, on a domain or carrying a pixel, in id order. */
+  rowsOf(filter: { spaceId?: number; pixelId?: number; domainId?: number }): Promise<LinkRow[]>
   /** Sets a fetched title unless the client has set one or the URL changed meanwhile. */
   setFetchedTitle(id: number, url: string, title: string): Promise<void>
   /** Marks a link as waiting for its title. */
@@ -251,10 +251,21 @@ export class SqlLinkStore implements LinkStore {
     return rows.map((r) => ({ id: r.id, domainId: r.domain_id, alias: r.alias }))
   }
 
-  rowsOf(filter: { spaceId?: number; domainId?: number }): Promise<LinkRow[]> {
+  rowsOf(filter: { spaceId?: number; pixelId?: number; domainId?: number }): Promise<LinkRow[]> {
     let query = this.db.kysely.selectFrom('links').selectAll()
     if (filter.spaceId !== undefined) query = query.where('space_id', '=', filter.spaceId)
     if (filter.domainId !== undefined) query = query.where('domain_id', '=', filter.domainId)
+    const { pixelId } = filter
+    if (pixelId !== undefined) {
+      query = query.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('link_pixels')
+            .select('link_id')
+            .whereRef('link_pixels.link_id', '=', 'links.id')
+            .where('link_pixels.pixel_id', '=', pixelId),
+        ),
+      )
+    }
     return query.orderBy('id').execute()
   }
 

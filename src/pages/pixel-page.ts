@@ -5,7 +5,7 @@
  * the visitor chooses, and the no-script way on is a plain link that skips the pixels.
  * Sent with 200. Its CSP allows exactly the hosts of the vendors present.
  */
-import { canonicalPixelType, type PixelTypeInput } from '../pixels/types.js'
+import type { PixelTypeInput } from '../pixels/types.js'
 import { unionHosts } from './csp.js'
 import { markup, type SafeHtml } from './html.js'
 import { renderPage, type RenderedPage } from './layout.js'
@@ -69,7 +69,9 @@ export function pixelPage(input: PixelPageInput): RenderedPage {
   const destination = httpUrl(input.destination)
   const href = destination ?? '#'
   const placed: Placed[] = input.pixels.flatMap(({ type, value }) => {
-    const vendor = PIXEL_VENDORS[canonicalPixelType(type)] as PixelVendor | undefined
+    // `x` is the newer name of `twitter` (pixels/types.ts); spelled out here so that pages
+    // need nothing of the pixels folder at run time.
+    const vendor = PIXEL_VENDORS[type === 'x' ? 'twitter' : type] as PixelVendor | undefined
     return vendor ? [{ vendor, value }] : []
   })
   const refresh =

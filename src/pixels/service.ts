@@ -1,11 +1,14 @@
-/** Pixels: unique names per user, type-specific values; deleting one detaches it from its links. */
+/**
+ * Pixels: unique names per user, type-specific values; deleting one detaches it from its links,
+ * each of which raises `link.updated` in the same transaction.
+ */
 import type { Page, PageRequest } from '../db/paging.js'
 import type { PixelRow } from '../db/types.js'
 import type { DomainEvents } from '../events/bus.js'
-import { changedFields } from '../events/types.js'
+import { changedFields, type LinkSnapshotsOf } from '../events/types.js'
 import { FieldErrors, NotFoundError } from '../shared/errors.js'
 import type { LinkKeysOf } from '../shared/link-keys.js'
-import { takenMessage, writeUnique } from '../shared/unique.js'
+import { takenMessage, writeUnique } from '../db/unique.js'
 import { toPixelRecord } from './record.js'
 import type { PixelInput } from './schema.js'
 import type { PixelFields, PixelFilter, PixelStore } from './store.js'
@@ -15,6 +18,8 @@ export class PixelService {
   constructor(
     private readonly store: PixelStore,
     private readonly linkKeys: LinkKeysOf,
+    /** The links carrying a pixel, as their records are now. */
+    private readonly linksOf: LinkSnapshotsOf,
     private readonly events: DomainEvents,
     private readonly now: () => number = Date.now,
   ) {}
@@ -86,16 +91,28 @@ export class PixelService {
     const pixel = await this.get(userId, id)
     const now = this.now()
     await this.events.commit(async (raise) => {
-      // Its links lose it: their pixel pages change.
-      const touched = await this.linkKeys({ pixelId: pixel.id })
+      // Its links lose it: each is a changed link (its record's `pixels`, its pixel page).
+      const carriers = await this.linksOf({ pixelId: pixel.id })
       await this.store.delete(pixel.id)
-      await raise({
-        type: 'pixel.deleted',
-        userId,
-        at: now,
-        data: { pixel: toPixelRecord(pixel) },
-        links: touched,
-      })
+      await raise(
+        ...carriers.map((s) => ({
+          type: 'link.updated' as const,
+          userId: s.userId,
+          at: now,
+          data: {
+            link: { ...s.record, pixels: s.record.pixels.filter((p) => p.id !== pixel.id) },
+            changed: ['pixels'],
+          },
+          links: [s.key],
+        })),
+        {
+          type: 'pixel.deleted',
+          userId,
+          at: now,
+          data: { pixel: toPixelRecord(pixel) },
+          links: carriers.map((s) => s.key),
+        },
+      )
     })
     return pixel
   }

@@ -1,42 +1,33 @@
 /**
  * The redirect, step by step as the contract orders it: domain, unknown alias, disabled,
  * expired (date, then clicks), password, bots and HEAD, the counted click, targeting, pixels,
- * and the plain redirect. The engine decides; routes.ts sends what it decided and then hands
- * the click to the recorder, so no analytics work happens before the answer.
+ * and the plain redirect. The engine decides and returns its decision as data (outcome.ts);
+ * the HTTP edge renders pages, sends the answer and then hands the click to the recorder, so
+ * no analytics work happens before the answer.
  */
 import type { ClickEvent } from '../clicks/event.js'
 import type { DomainRow } from '../db/types.js'
-import { isReservedAlias } from '../links/rules.js'
-import type { PixelType } from '../pixels/types.js'
-import {
-  linkDisabledPage,
-  linkExpiredPage,
-  notFoundPage,
-  passwordPage,
-  pixelPage,
-  previewPage,
-  tooManyAttemptsPage,
-} from '../pages/index.js'
-import { then, type Maybe } from '../shared/maybe.js'
-import { verifyPassword } from '../shared/secrets.js'
-import { isoMicro } from '../shared/time.js'
 import type { AttemptLimiter } from '../limits/attempt-limiter.js'
+import { isReservedAlias } from '../links/rules.js'
+import type { PasswordGate } from '../passwords/gate.js'
+import type { PixelType } from '../pixels/types.js'
+import { then, type Maybe } from '../shared/maybe.js'
+import { isoMicro } from '../shared/time.js'
+import { visitorContext, type VisitorContext } from '../visitors/context.js'
 import type { LinkDirectory } from './link-directory.js'
-import { page, redirect, withQuery, type Outcome } from './outcome.js'
+import {
+  page,
+  redirect,
+  tooManyAttempts,
+  withQuery,
+  type Outcome,
+  type PreviewFacts,
+} from './outcome.js'
 import { mergeQuery } from './query-merge.js'
 import type { RedirectLink } from './redirect-link.js'
-import {
-  cookieName,
-  isRemembered,
-  readCookie,
-  rememberValue,
-  setCookieHeader,
-  type Purpose,
-} from './remembered-password.js'
 import type { RotationCounter } from './rotation-counter.js'
 import type { RedirectStore } from './store.js'
 import { decide } from './targeting/decide.js'
-import { visitorContext, type VisitorContext } from './visitor/context.js'
 
 export interface VisitInput {
   method: string
@@ -60,7 +51,6 @@ export interface Visit {
 export interface EngineOptions {
   redirectStatus: number
   pixelConsent: boolean
-  secret: Buffer
   /**
    * Told once a link has no clicks left (this process took the last, or was refused one), so
    * that every process answers it as expired at once, bots and HEAD included.
@@ -69,21 +59,42 @@ export interface EngineOptions {
   now?: () => number
 }
 
+export interface EngineParts {
+  directory: LinkDirectory
+  store: RedirectStore
+  rotation: RotationCounter
+  /** Lookups of unknown aliases, per visitor address. */
+  unknownAliases: AttemptLimiter
+  /** The password in front of a protected link (purpose `link`). */
+  passwords: PasswordGate
+}
+
 const ALIAS = /^[A-Za-z0-9_-]{1,255}$/
 
-type Found = { link: RedirectLink } | { outcome: Outcome }
-const MAX_PASSWORD = 128
+/** The link of a visit, or what to answer when there is none. */
+export type Found = { link: RedirectLink } | { outcome: Outcome }
+
+const DISABLED: Outcome = page(404, { page: 'disabled' })
+const NOT_FOUND: Outcome = page(404, { page: 'not-found' })
+const EXPIRED: Outcome = page(410, { page: 'expired' })
 
 export class RedirectEngine {
   private readonly now: () => number
+  private readonly directory: LinkDirectory
+  private readonly store: RedirectStore
+  private readonly rotation: RotationCounter
+  private readonly unknownAliases: AttemptLimiter
+  private readonly passwords: PasswordGate
 
   constructor(
-    private readonly directory: LinkDirectory,
-    private readonly store: RedirectStore,
-    private readonly rotation: RotationCounter,
-    private readonly limits: { passwords: AttemptLimiter; unknownAliases: AttemptLimiter },
+    parts: EngineParts,
     private readonly options: EngineOptions,
   ) {
+    this.directory = parts.directory
+    this.store = parts.store
+    this.rotation = parts.rotation
+    this.unknownAliases = parts.unknownAliases
+    this.passwords = parts.passwords
     this.now = options.now ?? Date.now
   }
 
@@ -98,14 +109,15 @@ export class RedirectEngine {
 
   private visitLink(link: RedirectLink, input: VisitInput, preview: boolean): Maybe<Visit> {
     const now = this.now()
-    if (link.disabled) return none(page(404, linkDisabledPage()))
+    if (link.disabled) return none(DISABLED)
     if (!preview && this.isExpired(link, now)) return none(this.expired(link))
-    if (link.passwordHash !== null && !this.remembered('link', link, input.cookie, now)) {
-      const formAction = withQuery(`/${input.alias}`, input.query)
-      const form = passwordPage({ alias: link.alias, formAction, kind: 'link' })
-      return none(page(200, form))
+    if (
+      link.passwordHash !== null &&
+      !this.passwords.remembered(link, link.passwordTag, input.cookie)
+    ) {
+      return none(this.passwordForm(link, withQuery(`/${input.alias}`, input.query)))
     }
-    if (preview) return none(page(200, this.preview(link)))
+    if (preview) return none(page(200, previewFacts(link)))
 
     const visitor = visitorContext({
       ip: input.ip,
@@ -152,9 +164,13 @@ export class RedirectEngine {
       if (link.pixels.length === 0)
         return { outcome: this.redirectTo(destination, input.query), click }
       const pixels = link.pixels.map((p) => ({ type: p.type as PixelType, value: p.value }))
-      const target = mergeQuery(destination, input.query)
-      const consent = this.options.pixelConsent
-      return { outcome: page(200, pixelPage({ destination: target, pixels, consent })), click }
+      const outcome = page(200, {
+        page: 'pixels' as const,
+        destination: mergeQuery(destination, input.query),
+        pixels,
+        consent: this.options.pixelConsent,
+      })
+      return { outcome, click }
     })
   }
 
@@ -164,24 +180,19 @@ export class RedirectEngine {
     const found = await this.find(input, preview ? input.alias.slice(0, -1) : input.alias)
     if (!('link' in found)) return found.outcome
     const { link } = found
-    if (link.disabled) return page(404, linkDisabledPage())
+    if (link.disabled) return DISABLED
     const back = withQuery(`/${input.alias}`, input.query)
     if (link.passwordHash === null) return redirect(303, back)
-    const outcome = await this.checkPassword(
-      input.ip,
-      link,
-      'link',
-      link.passwordHash,
-      password,
-      back,
-    )
-    return outcome === 'ok' ? this.rememberAndGo('link', link, link.passwordTag, back) : outcome
+    const attempt = await this.passwords.attempt(input.ip, link, link.passwordHash, password)
+    if (attempt.result === 'blocked') return tooManyAttempts('passwords', attempt.wait)
+    if (attempt.result === 'wrong') return this.passwordForm(link, back, WRONG_PASSWORD)
+    return { ...redirect(303, back), setCookie: this.passwords.remember(link, link.passwordTag) }
   }
 
   /** The link of a visit, or what to answer when there is none. */
   find(input: VisitInput, alias: string): Maybe<Found> {
     return then(this.directory.domain(input.hostname), (domain): Maybe<Found> => {
-      if (domain === null) return { outcome: page(404, notFoundPage()) }
+      if (domain === null) return { outcome: NOT_FOUND }
       const known = ALIAS.test(alias) && !isReservedAlias(alias)
       return then(known ? this.directory.link(domain, alias) : null, (link): Maybe<Found> =>
         link !== null ? { link } : this.unknown(domain, input.ip),
@@ -191,61 +202,21 @@ export class RedirectEngine {
 
   /** An unknown alias: counted against the visitor's lookup limit, then the domain's 404. */
   private async unknown(domain: DomainRow, ip: string): Promise<{ outcome: Outcome }> {
-    const wait = await this.limits.unknownAliases.blockedFor(ip)
-    if (wait > 0) {
-      const rendered = tooManyAttemptsPage({ retryAfterSeconds: wait, reason: 'lookups' })
-      return { outcome: page(429, rendered, wait) }
-    }
-    await this.limits.unknownAliases.hit(ip)
+    const wait = await this.unknownAliases.blockedFor(ip)
+    if (wait > 0) return { outcome: tooManyAttempts('lookups', wait) }
+    await this.unknownAliases.hit(ip)
     if (domain.not_found_page !== null) return { outcome: redirect(302, domain.not_found_page) }
-    return { outcome: page(404, notFoundPage()) }
+    return { outcome: NOT_FOUND }
   }
 
-  /** Checks a password attempt under the per-visitor, per-link limit. */
-  /** `formAction`: where the form posts again after a wrong password (path and query). */
-  async checkPassword(
-    ip: string,
-    link: RedirectLink,
-    purpose: Purpose,
-    hash: string,
-    password: unknown,
-    formAction: string,
-  ): Promise<'ok' | Outcome> {
-    const key = `${purpose}:${link.id}:${ip}`
-    const wait = await this.limits.passwords.blockedFor(key)
-    if (wait > 0) return page(429, tooManyAttemptsPage({ retryAfterSeconds: wait }), wait)
-    const given = typeof password === 'string' && password.length <= MAX_PASSWORD ? password : null
-    if (given !== null && given !== '' && (await verifyPassword(given, hash))) return 'ok'
-    await this.limits.passwords.hit(key)
-    return page(
-      200,
-      passwordPage({
-        alias: link.alias,
-        formAction,
-        kind: purpose,
-        error: 'The password is not correct.',
-      }),
-    )
-  }
-
-  rememberAndGo(purpose: Purpose, link: RedirectLink, tag: string, back: string): Outcome {
-    const value = rememberValue(this.options.secret, purpose, link.id, tag, this.now())
-    const secure = link.shortUrl.startsWith('https:')
-    return {
-      ...redirect(303, back),
-      setCookie: setCookieHeader(cookieName(purpose, link.id), value, '/', secure),
+  private passwordForm(link: RedirectLink, formAction: string, error?: string): Outcome {
+    const facts = {
+      page: 'password' as const,
+      kind: 'link' as const,
+      alias: link.alias,
+      formAction,
     }
-  }
-
-  remembered(
-    purpose: Purpose,
-    link: RedirectLink,
-    cookie: string | undefined,
-    now: number,
-  ): boolean {
-    const tag = purpose === 'link' ? link.passwordTag : link.privacyPasswordTag
-    const value = readCookie(cookie, cookieName(purpose, link.id))
-    return isRemembered(this.options.secret, purpose, link.id, tag, value, now)
+    return page(200, error === undefined ? facts : { ...facts, error })
   }
 
   private isExpired(link: RedirectLink, now: number): boolean {
@@ -253,35 +224,37 @@ export class RedirectEngine {
   }
 
   private expired(link: RedirectLink): Outcome {
-    return link.expirationUrl !== null
-      ? redirect(302, link.expirationUrl)
-      : page(410, linkExpiredPage())
+    return link.expirationUrl !== null ? redirect(302, link.expirationUrl) : EXPIRED
   }
 
   private redirectTo(destination: string, query: string): Outcome {
     return redirect(this.options.redirectStatus, mergeQuery(destination, query))
   }
+}
 
-  private preview(link: RedirectLink) {
-    const lists = link.targetLists
-    // target_type 1 to 4 name the lists in this order; 0 (none) shows no rules.
-    const active = [null, lists.country, lists.platform, lists.language, lists.rotation]
-    const entries = active[link.targetType] ?? null
-    const names = ['', 'Country', 'Platform', 'Language', 'Rotation']
-    return previewPage({
-      shortUrl: link.shortUrl,
-      destination: link.url,
-      title: link.title,
-      endsAt: link.endsAt === null ? null : isoMicro(link.endsAt),
-      expirationClicks: link.expirationClicks,
-      clicks: link.clicks,
-      targeting:
-        entries && entries.length > 0
-          ? { type: names[link.targetType]!, entries: [...entries] }
-          : null,
-      statsUrl: link.privacy === 1 ? null : `${link.shortUrl}/stats`,
-      protected: link.passwordHash !== null,
-    })
+export const WRONG_PASSWORD = 'The password is not correct.'
+
+/** What the preview of a link shows. */
+function previewFacts(link: RedirectLink): PreviewFacts {
+  const lists = link.targetLists
+  // target_type 1 to 4 name the lists in this order; 0 (none) shows no rules.
+  const active = [null, lists.country, lists.platform, lists.language, lists.rotation]
+  const entries = active[link.targetType] ?? null
+  const names = ['', 'Country', 'Platform', 'Language', 'Rotation']
+  return {
+    page: 'preview',
+    shortUrl: link.shortUrl,
+    destination: link.url,
+    title: link.title,
+    endsAt: link.endsAt === null ? null : isoMicro(link.endsAt),
+    expirationClicks: link.expirationClicks,
+    clicks: link.clicks,
+    targeting:
+      entries && entries.length > 0
+        ? { type: names[link.targetType]!, entries: [...entries] }
+        : null,
+    statsUrl: link.privacy === 1 ? null : `${link.shortUrl}/stats`,
+    protected: link.passwordHash !== null,
   }
 }
 

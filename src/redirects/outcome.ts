@@ -1,18 +1,82 @@
-/** What the engine decided: a redirect, or a page with its status. routes.ts sends either. */
-import type { RenderedPage } from '../pages/index.js'
+/**
+ * What the engine decided, as data: a redirect, or which page to show with the facts it needs.
+ * The engine never renders; the HTTP edge (src/edge/) turns a page's facts into HTML, so the
+ * redirect rules stay free of markup and a plain redirect costs no page at all.
+ */
+import type { PixelType } from '../pixels/types.js'
 
-export type Outcome =
+/** The link's password form, or the statistics' password form (`kind: 'stats'`). */
+export interface PasswordFacts {
+  page: 'password'
+  kind: 'link' | 'stats'
+  alias: string
+  /** Where the form posts again (path and query of the visit). */
+  formAction: string
+  /** Set when the last attempt was wrong. */
+  error?: string
+}
+
+export interface PreviewFacts {
+  page: 'preview'
+  shortUrl: string
+  destination: string
+  title: string | null
+  /** The expiry instant, formatted (ISO 8601 with microseconds). */
+  endsAt: string | null
+  expirationClicks: number | null
+  clicks: number
+  /** The rules of the link's targeting type, or null when it has none. */
+  targeting: { type: string; entries: { key?: string; value: string }[] } | null
+  statsUrl: string | null
+  protected: boolean
+}
+
+export interface PixelFacts {
+  page: 'pixels'
+  /** The destination with the visit's query merged in. */
+  destination: string
+  pixels: { type: PixelType; value: string }[]
+  /** Ask before loading the pixels (PIXEL_CONSENT). */
+  consent: boolean
+}
+
+/** Every page a visit can end on. */
+export type VisitPage =
+  | { page: 'not-found' }
+  | { page: 'disabled' }
+  | { page: 'expired' }
+  | { page: 'stats-private' }
+  | { page: 'too-many-attempts'; reason: 'passwords' | 'lookups'; retryAfterSeconds: number }
+  | PasswordFacts
+  | PreviewFacts
+  | PixelFacts
+
+/**
+ * An answer whose page is `P`: the engine's pages (`VisitPage`), or another edge's own (the
+ * stats page adds its pages to these).
+ */
+export type Answer<P> =
   | { kind: 'redirect'; status: number; location: string; setCookie?: string }
-  | { kind: 'page'; status: number; page: RenderedPage; retryAfter?: number; setCookie?: string }
+  | { kind: 'page'; status: number; page: P; retryAfter?: number; setCookie?: string }
 
-export function redirect(status: number, location: string): Outcome {
+export type Outcome = Answer<VisitPage>
+
+export function redirect(status: number, location: string): Answer<never> {
   return { kind: 'redirect', status, location }
 }
 
-export function page(status: number, rendered: RenderedPage, retryAfter?: number): Outcome {
+export function page<P>(status: number, facts: P, retryAfter?: number): Answer<P> {
   return retryAfter === undefined
-    ? { kind: 'page', status, page: rendered }
-    : { kind: 'page', status, page: rendered, retryAfter }
+    ? { kind: 'page', status, page: facts }
+    : { kind: 'page', status, page: facts, retryAfter }
+}
+
+/** The 429 of too many attempts, with its Retry-After. */
+export function tooManyAttempts(
+  reason: 'passwords' | 'lookups',
+  retryAfterSeconds: number,
+): Outcome {
+  return page(429, { page: 'too-many-attempts', reason, retryAfterSeconds }, retryAfterSeconds)
 }
 
 /** A path with the request's query string kept. */

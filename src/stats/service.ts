@@ -5,6 +5,7 @@
  */
 import type { Page, PageRequest } from '../db/paging.js'
 import { NotFoundError, type FieldErrors } from '../shared/errors.js'
+import { statsOverview, type StatsOverview } from './overview.js'
 import { dayOfInstant, resolvePeriod, type Period, type PeriodInput } from './period.js'
 import { STAT_SOURCES, type StatName, type StatRecord } from './schema.js'
 import { spansOf } from './spans.js'
@@ -20,8 +21,9 @@ export interface StatsDeps {
 export class StatsService {
   constructor(private readonly deps: StatsDeps) {}
 
-  get store(): StatsStore {
-    return this.deps.store
+  /** Everything the stats page shows of one link over a period. */
+  overview(linkId: number, period: Period): Promise<StatsOverview> {
+    return statsOverview(this.deps.store, linkId, period)
   }
 
   now(): number {

@@ -28,7 +28,8 @@ export function formatCount(n: number): string {
 export function barLine(name: string, done: number, total: number, ms: number, width = 80): string {
   const fraction = total === 0 ? 1 : Math.min(1, done / total)
   const rate = ms >= 1 ? Math.round((done * 1000) / ms) : 0
-  const label = name.padEnd(15)
+  // A name longer than the column (`webhook_attempts`) keeps a space before its bar.
+  const label = `${name} `.padEnd(15)
   const counts = `${formatCount(done)}/${formatCount(total)}`.padStart(19)
   const speed = rate > 0 ? `  ${formatCount(rate)} rows/s` : ''
   const right = ` ${String(Math.floor(fraction * 100)).padStart(3)}% ${counts}${speed}`

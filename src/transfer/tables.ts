@@ -34,6 +34,7 @@ export const TABLES: Readonly<Record<TableName, TableSpec>> = {
   password_links: { orderBy: 'id' },
   webhooks: { orderBy: 'id' },
   webhook_outbox: { orderBy: 'id' },
+  webhook_attempts: { orderBy: 'id' },
   imports: { orderBy: 'id' },
   import_rows: { orderBy: null },
   import_keys: { orderBy: null },

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import type { UserRole, UserRow } from '../db/types.js'
 import { FieldErrors, ForbiddenError, NotFoundError } from '../shared/errors.js'
-import { takenMessage, writeUnique } from '../shared/unique.js'
+import { takenMessage, writeUnique } from '../db/unique.js'
 import type { NewUserInput, ProfileInput } from './schema.js'
 import type { SessionService } from '../sessions/service.js'
 import { hashPassword, sha256, verifyPassword } from '../shared/secrets.js'

@@ -71,6 +71,11 @@ export class UserService {
     return { user, apiKey }
   }
 
+  /** The id of the user with this email, if there is one. */
+  async idOfEmail(email: string): Promise<number | null> {
+    return (await this.store.findByEmail(email))?.id ?? null
+  }
+
   async createKey(email: string, name: string = KEY_NAMES.commandLine): Promise<string> {
     const user = await this.store.findByEmail(email.trim())
     if (!user) throw new UserInputError(`no user with email ${email}`)

@@ -12,7 +12,12 @@ import type { WebhookDeliveryRow } from '../db/types.js'
 import { PUBLIC_ONLY, type AddressPolicy } from '../outbound/address-policy.js'
 import { outboundRequest } from '../outbound/request.js'
 import { isoMicro } from '../shared/time.js'
-import { KEEP_DELIVERIES_MS, RETRY_DELAYS_MS, SWITCH_OFF_AFTER_MS } from './schedule.js'
+import {
+  KEEP_ATTEMPTS,
+  KEEP_DELIVERIES_MS,
+  RETRY_DELAYS_MS,
+  SWITCH_OFF_AFTER_MS,
+} from './schedule.js'
 import { signature } from './signing.js'
 
 export interface DispatcherOptions {
@@ -26,6 +31,8 @@ export interface DispatcherOptions {
   /** How long a claim holds a delivery (longer than a request may take: timeout + 5 s). */
   leaseMs?: number
   timeoutMs?: number
+  /** How many attempts of each webhook the log keeps (KEEP_ATTEMPTS). */
+  keepAttempts?: number
   onError?: (error: unknown) => void
 }
 
@@ -152,6 +159,37 @@ export class WebhookDispatcher {
     )
   }
 
+  /** Adds the attempt to the log and forgets the webhook's attempts beyond the last N. */
+  private async logAttempt(row: WebhookDeliveryRow, now: number, outcome: Outcome): Promise<void> {
+    const webhookId = row.webhook_id
+    await this.db.kysely
+      .insertInto('webhook_attempts')
+      .values({
+        webhook_id: webhookId,
+        delivery_id: row.id,
+        attempted_at: now,
+        status_code: outcome.statusCode,
+        duration_ms: outcome.durationMs,
+        error: outcome.error,
+      })
+      .execute()
+    // The id of the newest attempt beyond the kept ones (none: nothing is deleted).
+    const keep = this.options.keepAttempts ?? KEEP_ATTEMPTS
+    await this.db.kysely
+      .deleteFrom('webhook_attempts')
+      .where('webhook_id', '=', webhookId)
+      .where('id', '<=', (eb) =>
+        eb
+          .selectFrom('webhook_attempts')
+          .select('id')
+          .where('webhook_id', '=', webhookId)
+          .orderBy('id', 'desc')
+          .limit(1)
+          .offset(keep),
+      )
+      .execute()
+  }
+
   private async attempt(row: WebhookDeliveryRow): Promise<void> {
     const hook = await this.db.kysely
       .selectFrom('webhooks')
@@ -180,6 +218,7 @@ export class WebhookDispatcher {
         .where('id', '=', row.id)
         .where('lease_until', '=', row.lease_until)
         .execute()
+      await this.logAttempt(row, now, outcome)
       if (outcome.ok) {
         if (hook.failing_since !== null) {
           await this.db.kysely

@@ -1,7 +1,8 @@
 /**
  * The outbox: each event becomes one delivery row per webhook that hears it, written in the
- * transaction of the change (a listener of the event bus), or, for clicks, by the click writer
- * right after a batch is stored, in batches of at most CLICKS_PER_DELIVERY clicks.
+ * transaction of the change (a listener of the event bus), or, for clicks, planned here and
+ * written by the click store in the batch's transaction, at most CLICKS_PER_DELIVERY clicks a
+ * delivery.
  */
 import type { Db } from '../db/connect.js'
 import type { NewWebhookDeliveryRow } from '../db/types.js'
@@ -62,12 +63,13 @@ export class WebhookOutbox {
   }
 
   /**
-   * `click.recorded` deliveries for a stored batch of clicks: only for users with a webhook that
-   * hears clicks (one query per batch finds there are none), each delivery carrying up to
-   * CLICKS_PER_DELIVERY clicks in the order they happened.
+   * The `click.recorded` deliveries of a batch of clicks, to be written by the click store in
+   * the batch's own transaction: only for users with a webhook that hears clicks (one query per
+   * batch finds there are none), each delivery carrying up to CLICKS_PER_DELIVERY clicks in the
+   * order they happened. Reads only; it runs before the batch's transaction, outside its lock.
    */
-  async recordClicks(rows: readonly ClickRow[], at: number): Promise<void> {
-    if (rows.length === 0) return
+  async planClicks(rows: readonly ClickRow[], at: number): Promise<NewWebhookDeliveryRow[]> {
+    if (rows.length === 0) return []
     const hooks = await this.db.kysely
       .selectFrom('webhooks')
       .select(['id', 'user_id', 'events'])
@@ -75,7 +77,7 @@ export class WebhookOutbox {
       .orderBy('id')
       .execute()
     const listening = hooks.filter((h) => /"(\*|click\.recorded)"/.test(h.events))
-    if (listening.length === 0) return
+    if (listening.length === 0) return []
     const users = [...new Set(listening.map((h) => h.user_id))]
     const linkIds = [...new Set(rows.map((r) => r.link_id))]
     const owner = new Map<number, number>()
@@ -113,6 +115,6 @@ export class WebhookOutbox {
         out.push(delivery(hook.id, 'click.recorded', at, { clicks: part }))
       }
     }
-    await this.db.transaction(() => this.store.enqueue(out))
+    return out
   }
 }

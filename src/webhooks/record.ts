@@ -1,6 +1,7 @@
-import type { WebhookDeliveryRow, WebhookRow } from '../db/types.js'
+import type { WebhookRow } from '../db/types.js'
 import { isoMicro } from '../shared/time.js'
 import type { DeliveryRecord, WebhookRecord, WebhookWithSecret } from './schema.js'
+import type { LoggedDelivery } from './store.js'
 
 export function toWebhookRecord(row: WebhookRow): WebhookRecord {
   return {
@@ -18,7 +19,7 @@ export function withSecret(row: WebhookRow): WebhookWithSecret {
   return { ...toWebhookRecord(row), secret: row.secret }
 }
 
-export function toDeliveryRecord(row: WebhookDeliveryRow): DeliveryRecord {
+export function toDeliveryRecord({ delivery: row, log }: LoggedDelivery): DeliveryRecord {
   return {
     id: row.id,
     message_id: row.message_id,
@@ -31,5 +32,11 @@ export function toDeliveryRecord(row: WebhookDeliveryRow): DeliveryRecord {
     attempted_at: isoMicro(row.last_attempt_at),
     next_attempt_at: row.status === 'pending' ? isoMicro(row.next_attempt_at) : null,
     created_at: isoMicro(row.created_at)!,
+    attempt_log: log.map((a) => ({
+      attempted_at: isoMicro(a.attempted_at)!,
+      status_code: a.status_code,
+      duration_ms: a.duration_ms,
+      error: a.error,
+    })),
   }
 }

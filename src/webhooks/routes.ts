@@ -156,7 +156,7 @@ export function webhookRoutes(app: FastifyInstance, hooks: WebhookService, publi
   app.get('/webhooks/:id/deliveries', {
     schema: {
       tags,
-      summary: "A webhook's deliveries, newest first, with their last attempt",
+      summary: "A webhook's deliveries, newest first, each with its logged attempts",
       params: IdParams,
       querystring: DeliveryListQuery,
       response: { 200: PageEnvelope(DeliveryRecord), 422: ValidationErrorBody, ...errors },
@@ -178,8 +178,8 @@ export function webhookRoutes(app: FastifyInstance, hooks: WebhookService, publi
     },
     handler: async (request) => {
       const delivery = Number((request.params as { delivery: string }).delivery)
-      const row = await hooks.resend(userIdOf(request), idOf(request), delivery)
-      return { data: toDeliveryRecord(row), status: 200 }
+      const logged = await hooks.resend(userIdOf(request), idOf(request), delivery)
+      return { data: toDeliveryRecord(logged), status: 200 }
     },
   })
 }

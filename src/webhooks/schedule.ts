@@ -16,5 +16,11 @@ export const RETRY_DELAYS_MS: readonly number[] = [
 
 export const SWITCH_OFF_AFTER_MS = 5 * 86_400_000
 
+/**
+ * Every attempt is logged; the last KEEP_ATTEMPTS of each webhook are kept (older ones are
+ * pruned as new ones are written), at most 30 days like their deliveries.
+ */
+export const KEEP_ATTEMPTS = 200
+
 /** Delivered and failed deliveries stay in the delivery log this long (30 days). */
 export const KEEP_DELIVERIES_MS = 30 * 86_400_000

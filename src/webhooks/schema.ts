@@ -70,6 +70,18 @@ export const DeliveryRecord = Type.Object({
   attempted_at: Nullable(Timestamp),
   next_attempt_at: Nullable(Timestamp),
   created_at: Timestamp,
+  attempt_log: Type.Array(
+    Type.Object({
+      attempted_at: Timestamp,
+      status_code: Nullable(Type.Integer({ description: 'HTTP status of the answer, if any.' })),
+      duration_ms: Nullable(Type.Integer()),
+      error: Nullable(Type.String({ description: 'What went wrong, if it did.' })),
+    }),
+    {
+      description:
+        "Every attempt still logged, oldest first (a webhook's last 200 attempts are kept; a re-send keeps the earlier ones).",
+    },
+  ),
 })
 export type DeliveryRecord = Static<typeof DeliveryRecord>
 

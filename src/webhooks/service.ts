@@ -4,13 +4,13 @@
  * WEBHOOK_ALLOWED_HOSTS allows it; a host name resolving there is refused at delivery.
  */
 import type { Page, PageRequest } from '../db/paging.js'
-import type { DeliveryStatus, WebhookDeliveryRow, WebhookRow } from '../db/types.js'
+import type { DeliveryStatus, WebhookRow } from '../db/types.js'
 import { namesForbiddenAddress, type AddressPolicy } from '../outbound/address-policy.js'
 import { FieldErrors, NotFoundError } from '../shared/errors.js'
 import type { WebhookOutbox } from './outbox.js'
 import type { WebhookInput } from './schema.js'
 import { newWebhookSecret } from './signing.js'
-import type { SqlWebhookStore, WebhookFields } from './store.js'
+import type { LoggedDelivery, SqlWebhookStore, WebhookFields } from './store.js'
 
 export const FORBIDDEN_URL = 'The url must not point to a private, loopback or link-local address.'
 
@@ -88,19 +88,21 @@ export class WebhookService {
     id: number,
     status: DeliveryStatus | undefined,
     page: PageRequest,
-  ): Promise<Page<WebhookDeliveryRow>> {
+  ): Promise<Page<LoggedDelivery>> {
     const hook = await this.get(userId, id)
-    return this.store.deliveries(hook.id, status, page)
+    const found = await this.store.deliveries(hook.id, status, page)
+    return { rows: await this.store.withLogs(found.rows), total: found.total }
   }
 
   /** Sends a delivery again (a failed one, typically), with a fresh round of attempts. */
-  async resend(userId: number, id: number, deliveryId: number): Promise<WebhookDeliveryRow> {
+  async resend(userId: number, id: number, deliveryId: number): Promise<LoggedDelivery> {
     const hook = await this.get(userId, id)
     const delivery = await this.store.findDelivery(hook.id, deliveryId)
     if (!delivery) throw new NotFoundError()
     const requeued = await this.store.requeue(delivery.id, this.now())
     this.queued()
-    return requeued
+    const [logged] = await this.store.withLogs([requeued])
+    return logged!
   }
 
   private fields(input: WebhookInput, errors: FieldErrors): Partial<WebhookFields> {

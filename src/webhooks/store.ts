@@ -5,9 +5,16 @@ import { containsInsensitive } from '../db/sql-helpers.js'
 import type {
   DeliveryStatus,
   NewWebhookDeliveryRow,
+  WebhookAttemptRow,
   WebhookDeliveryRow,
   WebhookRow,
 } from '../db/types.js'
+
+/** A delivery with the attempts the log still holds, oldest first. */
+export interface LoggedDelivery {
+  delivery: WebhookDeliveryRow
+  log: WebhookAttemptRow[]
+}
 
 export interface WebhookFields {
   url: string
@@ -111,6 +118,25 @@ export class SqlWebhookStore {
     let base = this.db.kysely.selectFrom('webhook_outbox').where('webhook_id', '=', webhookId)
     if (status) base = base.where('status', '=', status)
     return fetchPage(base, (qb) => qb.selectAll(), 'id', 'id', page)
+  }
+
+  /** The logged attempts of these deliveries, oldest first. */
+  async attemptsOf(deliveryIds: number[]): Promise<Map<number, WebhookAttemptRow[]>> {
+    const out = new Map<number, WebhookAttemptRow[]>(deliveryIds.map((id) => [id, []]))
+    if (deliveryIds.length === 0) return out
+    const rows = await this.db.kysely
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('delivery_id', 'in', deliveryIds)
+      .orderBy('id')
+      .execute()
+    for (const row of rows) out.get(row.delivery_id)?.push(row)
+    return out
+  }
+
+  async withLogs(deliveries: WebhookDeliveryRow[]): Promise<LoggedDelivery[]> {
+    const logs = await this.attemptsOf(deliveries.map((d) => d.id))
+    return deliveries.map((delivery) => ({ delivery, log: logs.get(delivery.id) ?? [] }))
   }
 
   findDelivery(webhookId: number, id: number): Promise<WebhookDeliveryRow | undefined> {

@@ -126,13 +126,14 @@ describe('title fetches across a stop', () => {
     // The next start: the page answers now, and resuming takes every marked link up.
     site.html('/slow', '<title>Finally here</title>')
     const { TitleQueue } = await import('../../src/links/title-queue.js')
-    const { stores } = t.services
+    const { SqlLinkStore } = await import('../../src/links/store.js')
+    const store = new SqlLinkStore(t.services.db)
     const next = new TitleQueue(
       {
         save: (id, url, title) => t.services.links.keepFetchedTitle(id, url, title),
-        mark: (id) => stores.links.markTitleFetch(id, Date.now()),
-        finish: (id, url) => stores.links.finishTitleFetch(id, url),
-        pending: (after, limit) => stores.links.pendingTitleFetches(after, limit),
+        mark: (id) => store.markTitleFetch(id, Date.now()),
+        finish: (id, url) => store.finishTitleFetch(id, url),
+        pending: (after, limit) => store.pendingTitleFetches(after, limit),
       },
       { allowPrivate: true, timeoutMs: 2000 },
     )

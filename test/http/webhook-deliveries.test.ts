@@ -157,6 +157,46 @@ describe('webhook deliveries', () => {
     const bob = bobs[0]!
     expect(() => verified(hook.secret, bob!)).toThrow()
   })
+
+  it('deleting a pixel raises link.updated (changed: pixels) for each link it was on, then pixel.deleted', async () => {
+    clock += 1000
+    const hook = await webhook(['link.updated', 'pixel.deleted'])
+    const at = isoMicro(clock)
+    const gone = (await api('POST', '/pixels', { name: 'Gone', type: 'bing', value: '111' })).data
+    const kept = (await api('POST', '/pixels', { name: 'Kept', type: 'bing', value: '222' })).data
+    const carrier = async (url: string, pixelIds: number[]) =>
+      (
+        await api('POST', '/links', {
+          url,
+          domain_id: t.defaultDomainId,
+          pixel_ids: pixelIds,
+        })
+      ).data
+    const both = await carrier('https://example.com/both', [gone.id, kept.id])
+    const only = await carrier('https://example.com/only', [gone.id])
+    await carrier('https://example.com/none', [kept.id])
+    await api('DELETE', `/pixels/${gone.id}`)
+
+    expect(await dispatcher().runUntilIdle()).toBe(3)
+    expect(receiver.received.map((r) => verified(hook.secret, r))).toEqual([
+      {
+        type: 'link.updated',
+        timestamp: at,
+        data: { link: { ...both, pixels: [kept] }, changed: ['pixels'] },
+      },
+      {
+        type: 'link.updated',
+        timestamp: at,
+        data: { link: { ...only, pixels: [] }, changed: ['pixels'] },
+      },
+      { type: 'pixel.deleted', timestamp: at, data: { pixel: gone } },
+    ])
+    // The records sent are what the API now answers for those links.
+    for (const link of [both, only]) {
+      const now = (await t.call('GET', `${API}/links/${link.id}`)).json() as { data: Rec }
+      expect(now.data.pixels).toEqual(link.id === both.id ? [kept] : [])
+    }
+  })
 })
 
 describe('retries, failures and the delivery log', () => {
@@ -193,6 +233,11 @@ describe('retries, failures and the delivery log', () => {
         attempted_at: isoMicro(clock),
         next_attempt_at: null,
         created_at: isoMicro(clock - 3000),
+        attempt_log: [
+          { attempted_at: isoMicro(clock - 3000), status_code: 503, error: 'HTTP 503' },
+          { attempted_at: isoMicro(clock - 2000), status_code: 503, error: 'HTTP 503' },
+          { attempted_at: isoMicro(clock), status_code: 200, error: null },
+        ].map((attempt) => ({ ...attempt, duration_ms: expect.any(Number) })),
       },
       expect.objectContaining({ event: 'space.created', status: 'delivered', attempts: 1 }),
     ])
@@ -233,7 +278,49 @@ describe('retries, failures and the delivery log', () => {
     expect((resent.json() as { data: Rec }).data).toMatchObject({ status: 'pending', attempts: 0 })
     await d.runUntilIdle()
     expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(failed!.message_id)
-    expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'delivered', attempts: 1 })
+    const [again] = await deliveries(hook.id)
+    expect(again).toMatchObject({ status: 'delivered', attempts: 1, status_code: 200 })
+    // The log keeps the attempts before the re-send too.
+    const log = again!.attempt_log as Rec[]
+    expect(log.map((a) => [a.status_code, a.error])).toEqual([
+      [500, 'HTTP 500'],
+      [500, 'HTTP 500'],
+      [500, 'HTTP 500'],
+      [200, null],
+    ])
+  })
+
+  it('logs every attempt with its time and outcome, and keeps only the webhook’s last ones', async () => {
+    const hook = await webhook(['space.created'])
+    receiver.answer = (n) => (n % 2 === 0 ? 502 : 200)
+    const d = dispatcher({ retryDelaysMs: [1000], keepAttempts: 3 })
+    const start = clock
+    await space('one') // 502 at start, then 200 at start + 1000
+    await d.runUntilIdle()
+    clock += 1000
+    await d.runUntilIdle()
+    await space('two') // 502 at start + 1000, 200 at start + 2000
+    await d.runUntilIdle()
+    clock += 1000
+    await d.runUntilIdle()
+    expect(receiver.received).toHaveLength(4)
+    const [one, two] = await deliveries(hook.id)
+    const shown = (row: Rec | undefined) =>
+      (row!.attempt_log as Rec[]).map((a) => [a.attempted_at, a.status_code, a.error])
+    // Four attempts made, the last three kept: the oldest of `one` is gone.
+    expect(shown(one)).toEqual([[isoMicro(start + 1000), 200, null]])
+    expect(shown(two)).toEqual([
+      [isoMicro(start + 1000), 502, 'HTTP 502'],
+      [isoMicro(start + 2000), 200, null],
+    ])
+    // Its summary still tells the last attempt and how many there were.
+    expect(one).toMatchObject({ attempts: 2, status_code: 200, status: 'delivered' })
+    const stored = await t.services.db.kysely
+      .selectFrom('webhook_attempts')
+      .select('id')
+      .where('webhook_id', '=', hook.id)
+      .execute()
+    expect(stored).toHaveLength(3)
   })
 
   it('switches off a webhook that keeps failing, and says why', async () => {
@@ -323,7 +410,7 @@ describe('retries, failures and the delivery log', () => {
     const hasher = new VisitorHasher(db)
     const outbox = new WebhookOutbox(db)
     const writer = new ClickWriter(clickStoreFor(db), hasher, new ClickDescriber(hasher), (rows) =>
-      outbox.recordClicks(rows, clock),
+      outbox.planClicks(rows, clock),
     )
     const events = Array.from({ length: 260 }, (_, i) => ({
       linkId: i % 13 === 0 ? bobLink.id : mine.id,

@@ -356,12 +356,14 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
         rows,
         aggregate: aggregate(rows, counted),
         rotations: new Map([[a.id, 2]]),
+        deliveries: [],
       })
       // The same visitor again on the same day is not a new unique visitor.
       await store.write({
         rows: [row(a.id, 'v2', 'DE')],
         aggregate: aggregate([row(a.id, 'v2', 'DE')], [false]),
         rotations: new Map(),
+        deliveries: [],
       })
 
       expect((await links.find(alice, a.id))?.clicks).toBe(4)
@@ -403,6 +405,54 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       ])
       const logged = await db.kysely.selectFrom('clicks').select('link_id').execute()
       expect(logged.map((r) => r.link_id).sort()).toEqual([a.id, a.id, a.id, a.id, b.id].sort())
+    })
+
+    it('writes a batch’s webhook deliveries in its transaction: both or neither', async () => {
+      const a = await links.create(link('a'), [])
+      const now = Date.UTC(2026, 4, 1, 13, 30)
+      const hook = await db.kysely
+        .insertInto('webhooks')
+        .values({
+          user_id: alice,
+          url: 'https://hooks.example/',
+          events: '["click.recorded"]',
+          active: 1,
+          secret: 'whsec_x',
+          failing_since: null,
+          disabled_reason: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      const delivery = (webhookId: number, messageId: string) => ({
+        webhook_id: webhookId,
+        message_id: messageId,
+        type: 'click.recorded',
+        payload: '{"type":"click.recorded"}',
+        status: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: now,
+        lease_until: null,
+        last_attempt_at: null,
+        last_status_code: null,
+        last_duration_ms: null,
+        last_error: null,
+        created_at: now,
+      })
+      const rows = [click(a.id, '2026-05-01T13:30:00Z')]
+      const batch = { rows, aggregate: aggregate(rows, [false]), rotations: new Map() }
+      const store = clickStoreFor(db)
+      await store.write({ ...batch, deliveries: [delivery(hook.id, 'msg_1')] })
+      // A delivery that cannot be written (no such webhook) takes its clicks back with it.
+      await expect(
+        store.write({ ...batch, deliveries: [delivery(hook.id + 1000, 'msg_2')] }),
+      ).rejects.toThrow()
+      const clicks = await db.kysely.selectFrom('clicks').select('link_id').execute()
+      expect(clicks).toEqual([{ link_id: a.id }])
+      const queued = await db.kysely.selectFrom('webhook_outbox').select('message_id').execute()
+      expect(queued).toEqual([{ message_id: 'msg_1' }])
+      expect((await links.find(alice, a.id))?.clicks).toBe(1)
     })
 
     it('removes click-log rows of deleted links, and only those', async () => {

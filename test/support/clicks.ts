@@ -38,5 +38,6 @@ export async function writeClicks(db: Db, rows: ClickRow[]): Promise<void> {
       rows.map(() => false),
     ),
     rotations: new Map(),
+    deliveries: [],
   })
 }

@@ -15,7 +15,7 @@ import { clickStoreFor } from '../../src/clicks/store.js'
 import { VisitorHasher } from '../../src/clicks/visitor-hash.js'
 import { ClickWriter } from '../../src/clicks/writer.js'
 import { openDatabase, type Db } from '../../src/db/connect.js'
-import { sharedSecret } from '../../src/shared/settings.js'
+import { sharedSecret } from '../../src/db/settings.js'
 import { liveTables } from '../../src/transfer/catalog.js'
 import { createTestApp, KEY_A, KEY_B, type TestApp } from './app.js'
 import { slink } from './cli.js'
@@ -186,7 +186,7 @@ async function populate(app: TestApp): Promise<{ carolKey: string; deletedLinkId
     })
     .returning('id')
     .executeTakeFirstOrThrow()
-  await db.kysely
+  const delivery = await db.kysely
     .insertInto('webhook_outbox')
     .values({
       webhook_id: hook.id,
@@ -203,6 +203,28 @@ async function populate(app: TestApp): Promise<{ carolKey: string; deletedLinkId
       last_error: 'HTTP 500',
       created_at: now,
     })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await db.kysely
+    .insertInto('webhook_attempts')
+    .values([
+      {
+        webhook_id: hook.id,
+        delivery_id: delivery.id,
+        attempted_at: now - 1,
+        status_code: null,
+        duration_ms: 10_000,
+        error: 'timed out',
+      },
+      {
+        webhook_id: hook.id,
+        delivery_id: delivery.id,
+        attempted_at: now,
+        status_code: 500,
+        duration_ms: 12,
+        error: 'HTTP 500',
+      },
+    ])
     .execute()
 
   // Values the API never makes, at the edges of what the columns hold.

@@ -12,7 +12,7 @@ import {
   rotationPosition,
 } from '../../src/redirects/targeting/rotation.js'
 import type { TargetingSpec } from '../../src/redirects/targeting/spec.js'
-import { preferredLanguages } from '../../src/redirects/visitor/languages.js'
+import { preferredLanguages } from '../../src/visitors/languages.js'
 
 const MAIN = 'https://main.example/'
 

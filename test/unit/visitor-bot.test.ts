@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isBot } from '../../src/redirects/visitor/bot.js'
+import { isBot } from '../../src/visitors/bot.js'
 import { BOTS, BROWSERS } from './user-agent-samples.js'
 
 describe('bot detection', () => {

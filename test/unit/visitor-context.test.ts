@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest'
-import { referrerHostOf, visitorContext } from '../../src/redirects/visitor/context.js'
-import * as geoip from '../../src/redirects/visitor/geoip.js'
+import { referrerHostOf, visitorContext } from '../../src/visitors/context.js'
+import * as geoip from '../../src/visitors/geoip.js'
 import { BOTS, BROWSERS } from './user-agent-samples.js'
 
-vi.mock('../../src/redirects/visitor/geoip.js', { spy: true })
+vi.mock('../../src/visitors/geoip.js', { spy: true })
 
 describe('visitor context', () => {
   it('gathers country, platform, languages, bot, browser, device and referrer host', () => {

@@ -4,7 +4,7 @@ import {
   GEOIP_ATTRIBUTION,
   geoipBuiltAt,
   preloadGeoip,
-} from '../../src/redirects/visitor/geoip.js'
+} from '../../src/visitors/geoip.js'
 
 /**
  * Expected countries are what the shipped DB-IP Lite data (package-lock's version) says, checked

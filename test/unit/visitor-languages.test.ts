@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_VISITOR_LANGUAGES, preferredLanguages } from '../../src/redirects/visitor/languages.js'
+import { MAX_VISITOR_LANGUAGES, preferredLanguages } from '../../src/visitors/languages.js'
 
 const table: { header: string | null | undefined; languages: string[]; why: string }[] = [
   { why: 'Chrome, US English', header: 'en-US,en;q=0.9', languages: ['en'] },

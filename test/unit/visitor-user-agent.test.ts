@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Platform } from '../../src/links/targeting-keys.js'
-import {
-  browserOf,
-  deviceOf,
-  platformOf,
-  type DeviceType,
-} from '../../src/redirects/visitor/user-agent.js'
+import { browserOf, deviceOf, platformOf, type DeviceType } from '../../src/visitors/user-agent.js'
 import { BROWSERS as B } from './user-agent-samples.js'
 
 const rows: [string, string, Platform | null, string | null, DeviceType][] = [

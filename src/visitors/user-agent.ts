@@ -22,7 +22,7 @@
  * `Ubuntu`. Windows Phone / Windows CE are none of the seven platforms.
  */
 import UAParser from 'ua-parser-js'
-import type { Platform } from '../../links/targeting-keys.js'
+import type { Platform } from '../links/targeting-keys.js'
 
 export type DeviceType = 'desktop' | 'mobile' | 'tablet'
 

@@ -1,11 +1,14 @@
 /**
  * The framework side of a visit, shared by the visitor-facing routes (redirects, password
- * forms, the stats page): a request read into the engine's `VisitInput`, an `Outcome` written
- * to the reply, and the small form parser of the password forms.
+ * forms, the stats page): a request read into the engine's `VisitInput`, an answer written to
+ * the reply (its page rendered here, at the edge), and the small form parser of the password
+ * forms.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { VisitInput } from './engine.js'
-import type { Outcome } from './outcome.js'
+import type { VisitInput } from '../redirects/engine.js'
+import type { RenderedPage } from '../pages/layout.js'
+import { renderVisitPage } from './visit-pages.js'
+import type { Answer, VisitPage } from '../redirects/outcome.js'
 
 /** The largest password form body (a password is at most 128 characters). */
 const FORM_LIMIT = 4096
@@ -26,7 +29,17 @@ export function visitInput(request: FastifyRequest, alias: string): VisitInput {
   }
 }
 
-export function sendOutcome(reply: FastifyReply, outcome: Outcome): FastifyReply {
+/** Sends an answer whose page is one of the engine's. */
+export function sendOutcome(reply: FastifyReply, outcome: Answer<VisitPage>): FastifyReply {
+  return sendAnswer(reply, outcome, renderVisitPage)
+}
+
+/** Sends an answer, rendering its page (if it is one) with `render`. */
+export function sendAnswer<P>(
+  reply: FastifyReply,
+  outcome: Answer<P>,
+  render: (facts: P) => RenderedPage,
+): FastifyReply {
   if (outcome.setCookie) reply.header('set-cookie', outcome.setCookie)
   if (outcome.kind === 'redirect') {
     return reply
@@ -36,7 +49,8 @@ export function sendOutcome(reply: FastifyReply, outcome: Outcome): FastifyReply
       .send()
   }
   if (outcome.retryAfter !== undefined) reply.header('retry-after', String(outcome.retryAfter))
-  return reply.code(outcome.status).headers(outcome.page.headers).send(outcome.page.html)
+  const rendered = render(outcome.page)
+  return reply.code(outcome.status).headers(rendered.headers).send(rendered.html)
 }
 
 /** Password forms arrive url-encoded; their fields are read flat (no bracket nesting). */

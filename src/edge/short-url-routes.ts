@@ -1,17 +1,15 @@
 /**
  * The visitor-facing routes on every short domain: `/<alias>` (and `+` for the preview), the
- * password form's POST, the stats page (`/<alias>/stats`, in stats/page-routes.ts) and the
+ * password form's POST, the stats page (`/<alias>/stats`, in stats-routes.ts) and the
  * domain's root (the default domain's home page when it has no index page). The service's own paths (`/api/…`, `/health`) are registered routes and always
  * win over an alias.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ClickRecorder } from '../clicks/recorder.js'
-import { notFoundPage } from '../pages/index.js'
-import { statsPageRoutes } from '../stats/page-routes.js'
-import type { StatsService } from '../stats/service.js'
-import type { RedirectEngine } from './engine.js'
-import type { LinkDirectory } from './link-directory.js'
-import { page, redirect } from './outcome.js'
+import { statsPageRoutes, type StatsPageParts } from './stats-routes.js'
+import type { RedirectEngine } from '../redirects/engine.js'
+import type { LinkDirectory } from '../redirects/link-directory.js'
+import { page, redirect } from '../redirects/outcome.js'
 import { acceptPasswordForms, sendOutcome, visitInput } from './visit-http.js'
 
 export function redirectRoutes(
@@ -19,7 +17,7 @@ export function redirectRoutes(
   engine: RedirectEngine,
   directory: LinkDirectory,
   recorder: ClickRecorder,
-  stats: StatsService,
+  stats: StatsPageParts,
   root: {
     isDefaultDomain: (request: FastifyRequest) => boolean
     /** The home page of the default domain when it has no index page. */
@@ -58,6 +56,6 @@ export function redirectRoutes(
     const domain = await directory.domain(request.hostname)
     if (domain?.index_page) return sendOutcome(reply, redirect(302, domain.index_page))
     if (root.isDefaultDomain(request)) return root.home(request, reply)
-    return sendOutcome(reply, page(404, notFoundPage()))
+    return sendOutcome(reply, page(404, { page: 'not-found' as const }))
   })
 }

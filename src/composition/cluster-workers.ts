@@ -7,8 +7,8 @@
 import cluster, { type Worker } from 'node:cluster'
 import type { Config } from '../config.js'
 import { prepareDatabase } from '../server.js'
-import { serveCounters } from './primary-counters.js'
-import { relayBetweenWorkers } from './relays.js'
+import { serveCounters } from '../cluster/primary-counters.js'
+import { relayBetweenWorkers } from '../cluster/relays.js'
 
 interface Listening {
   slink: 'listening'

@@ -1,6 +1,8 @@
 /**
  * Builds the redirect side of the service over the same database and change feed as the API:
- * caches, the engine, rotation counters and the click recorder.
+ * caches, the engine, rotation counters, the password gates (the link's and the statistics')
+ * and the click recorder with its channel to the writer. This is the composition root of the
+ * visitor-facing side: the domain folders (redirects/, clicks/, cluster/) only define parts.
  */
 import { InlineChannel, WorkerChannel, type ClickChannel } from '../clicks/channel.js'
 import { ClickDescriber } from '../clicks/describe.js'
@@ -13,13 +15,15 @@ import type { Redis } from 'ioredis'
 import { RedisRotationCounter, SqlRotationCounter } from '../cluster/rotation.js'
 import type { Config } from '../config.js'
 import type { Services } from '../services.js'
-import { sharedSecret } from '../shared/settings.js'
+import { sharedSecret } from '../db/settings.js'
 import { MemoryCounters, type Counters } from '../limits/window-counters.js'
 import { CountingAttemptLimiter } from '../limits/attempt-limiter.js'
-import { RedirectEngine } from './engine.js'
-import { LinkDirectory } from './link-directory.js'
-import { LocalRotationCounter } from './rotation-counter.js'
-import { SqlRedirectStore } from './store.js'
+import { RedirectEngine } from '../redirects/engine.js'
+import { LinkDirectory } from '../redirects/link-directory.js'
+import { LocalRotationCounter } from '../redirects/rotation-counter.js'
+import { SqlRedirectStore } from '../redirects/store.js'
+import { PasswordGate } from '../passwords/gate.js'
+import { StatsPasswordGate } from '../stats/password-gate.js'
 
 export interface RedirectOptions {
   /** Shared rotation counters for several processes (see src/cluster/). */
@@ -59,22 +63,32 @@ export async function createRedirects(
       clickStoreFor(services.db),
       hasher,
       new ClickDescriber(hasher),
-      (rows) => outbox.recordClicks(rows, Date.now()).catch(onError),
+      (rows) => outbox.planClicks(rows, Date.now()),
     )
     channel = new InlineChannel(writer, onError)
   } else {
-    channel = new WorkerChannel(config.database, onError)
+    channel = new WorkerChannel(
+      new URL('./click-worker.js', import.meta.url),
+      config.database,
+      onError,
+    )
   }
   const recorder = new ClickRecorder(channel, rotation)
+  const secret = await sharedSecret(services.db, 'cookie_secret')
+  const now = options.now ?? Date.now
+  // One limit for both purposes: the attempts are counted per purpose, link and address.
+  const passwords = limiter('passwords', 10)
   const engine = new RedirectEngine(
-    directory,
-    store,
-    rotation,
-    { passwords: limiter('passwords', 10), unknownAliases: limiter('lookups', 100) },
+    {
+      directory,
+      store,
+      rotation,
+      unknownAliases: limiter('lookups', 100),
+      passwords: new PasswordGate('link', passwords, secret, now),
+    },
     {
       redirectStatus: config.redirectStatus,
       pixelConsent: config.pixelConsent,
-      secret: await sharedSecret(services.db, 'cookie_secret'),
       // Every cache (here, in the other workers and on other machines) reloads the link.
       onExhausted: (link) =>
         services.changes.publish({
@@ -86,7 +100,8 @@ export async function createRedirects(
       ...(options.now ? { now: options.now } : {}),
     },
   )
-  return { engine, directory, recorder, rotation }
+  const statsGate = new StatsPasswordGate(new PasswordGate('stats', passwords, secret, now))
+  return { engine, directory, recorder, rotation, statsGate }
 }
 
 export type Redirects = Awaited<ReturnType<typeof createRedirects>>

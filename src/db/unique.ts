@@ -1,5 +1,5 @@
-import { isUniqueViolation } from '../db/errors.js'
-import type { FieldErrors } from './errors.js'
+import { isUniqueViolation } from './errors.js'
+import type { FieldErrors } from '../shared/errors.js'
 
 /**
  * Runs a write whose uniqueness was checked beforehand; if a concurrent write took the value

@@ -19,8 +19,8 @@ import { sha256 } from '../shared/secrets.js'
 import { spaceRoutes } from '../spaces/routes.js'
 import { statsRoutes } from '../stats/routes.js'
 import { webhookRoutes } from '../webhooks/routes.js'
-import { bearerToken, registerAuth } from './auth.js'
-import { registerBodyParsers } from './body.js'
+import { bearerToken, registerAuth } from '../http/auth.js'
+import { registerBodyParsers } from '../http/body.js'
 
 export interface ApiOptions {
   config: Config

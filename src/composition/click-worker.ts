@@ -8,14 +8,14 @@ import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { DatabaseConfig } from '../config.js'
 import { openDatabase } from '../db/connect.js'
-import type { ClickColumns } from './columns.js'
-import { ClickDescriber } from './describe.js'
-import { ClickGatherer } from './gatherer.js'
-import { forgetClicksOfDeletedLinks, ORPHAN_SWEEP_MS } from './orphans.js'
-import { clickStoreFor } from './store.js'
-import { VisitorHasher } from './visitor-hash.js'
+import type { ClickColumns } from '../clicks/columns.js'
+import { ClickDescriber } from '../clicks/describe.js'
+import { ClickGatherer } from '../clicks/gatherer.js'
+import { forgetClicksOfDeletedLinks, ORPHAN_SWEEP_MS } from '../clicks/orphans.js'
+import { clickStoreFor } from '../clicks/store.js'
+import { VisitorHasher } from '../clicks/visitor-hash.js'
 import { WebhookOutbox } from '../webhooks/outbox.js'
-import { ClickWriter } from './writer.js'
+import { ClickWriter } from '../clicks/writer.js'
 
 type ToWorker =
   { type: 'clicks'; columns: ClickColumns } | { type: 'settle'; id: number } | { type: 'close' }
@@ -39,15 +39,11 @@ yieldToRequests()
 const db = openDatabase((workerData as { database: DatabaseConfig }).database)
 const hasher = new VisitorHasher(db)
 const outbox = new WebhookOutbox(db)
-// click.recorded deliveries, in batches, for the users whose webhooks hear clicks: written here,
-// off the request thread, after the clicks are stored (the request path does no more work).
+// click.recorded deliveries, in batches, for the users whose webhooks hear clicks: planned and
+// written here, off the request thread, in the clicks' own transaction (the request path does
+// no more work).
 const writer = new ClickWriter(clickStoreFor(db), hasher, new ClickDescriber(hasher), (rows) =>
-  outbox.recordClicks(rows, Date.now()).catch((error: Error) =>
-    port.postMessage({
-      type: 'error',
-      message: `queuing click webhooks failed: ${error.message}`,
-    }),
-  ),
+  outbox.planClicks(rows, Date.now()),
 )
 const gatherer = new ClickGatherer(writer, (error) => {
   const message = error instanceof Error ? error.message : String(error)

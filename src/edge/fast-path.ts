@@ -1,15 +1,16 @@
 /**
  * The hot path: GET and HEAD of `/<alias>` are answered straight from the HTTP server's request
  * event, without the web framework's routing, hooks and reply objects. The engine makes every
- * decision, as it does for the framework route; this file only reads the request and writes the
- * outcome. Everything else (the API, forms, other paths) goes on to the framework.
+ * decision, as it does for the framework route; this file only reads the request, writes the
+ * outcome and renders its page when it is one (a redirect renders nothing). Everything else (the API, forms, other paths) goes on to the framework.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ClickRecorder } from '../clicks/recorder.js'
 import { isDatabaseUnavailable } from '../db/errors.js'
 import { isReservedAlias } from '../links/rules.js'
 import { errorPage } from '../pages/index.js'
-import type { RedirectEngine, Visit, VisitInput } from './engine.js'
+import { renderVisitPage } from './visit-pages.js'
+import type { RedirectEngine, Visit, VisitInput } from '../redirects/engine.js'
 import { hostnameOf, type AddressOf } from './client.js'
 
 /** One path segment of alias characters, optionally ending in `+` (the preview). */
@@ -19,22 +20,24 @@ export type Listener = (request: IncomingMessage, response: ServerResponse) => v
 
 export function writeVisit(response: ServerResponse, visit: Visit, head: boolean): void {
   const { outcome } = visit
-  const headers: Record<string, string> =
-    outcome.kind === 'redirect'
-      ? { location: outcome.location, 'cache-control': 'no-store', 'content-length': '0' }
-      : { ...outcome.page.headers }
-  if (outcome.setCookie) headers['set-cookie'] = outcome.setCookie
-  if (outcome.kind === 'page' && outcome.retryAfter !== undefined) {
-    headers['retry-after'] = String(outcome.retryAfter)
-  }
   if (outcome.kind === 'redirect') {
+    const headers: Record<string, string> = {
+      location: outcome.location,
+      'cache-control': 'no-store',
+      'content-length': '0',
+    }
+    if (outcome.setCookie) headers['set-cookie'] = outcome.setCookie
     response.writeHead(outcome.status, headers)
     response.end()
     return
   }
-  headers['content-length'] = String(Buffer.byteLength(outcome.page.html))
+  const rendered = renderVisitPage(outcome.page)
+  const headers: Record<string, string> = { ...rendered.headers }
+  if (outcome.setCookie) headers['set-cookie'] = outcome.setCookie
+  if (outcome.retryAfter !== undefined) headers['retry-after'] = String(outcome.retryAfter)
+  headers['content-length'] = String(Buffer.byteLength(rendered.html))
   response.writeHead(outcome.status, headers)
-  response.end(head ? undefined : outcome.page.html)
+  response.end(head ? undefined : rendered.html)
 }
 
 function fail(response: ServerResponse, error: unknown, log: (error: unknown) => void): void {

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { isIP } from 'node:net'
 import { Reader, type Response } from 'mmdb-lib'
-import { unmapIPv4 } from '../../shared/addresses.js'
+import { unmapIPv4 } from '../shared/addresses.js'
 
 /** What DB-IP's licence asks pages using its data to show, as a link. */
 export const GEOIP_ATTRIBUTION = {

@@ -5,7 +5,7 @@
  * `languages`); the click recorder reads the rest (`browser`, `device`, `referrerHost`) after
  * the response is on its way.
  */
-import type { Platform } from '../../links/targeting-keys.js'
+import type { Platform } from '../links/targeting-keys.js'
 import { isBot } from './bot.js'
 import { countryOf } from './geoip.js'
 import { preferredLanguages } from './languages.js'

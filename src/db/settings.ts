@@ -1,6 +1,6 @@
 /** Values the service keeps for itself in the settings table, shared by every process. */
 import { randomBytes } from 'node:crypto'
-import type { Db } from '../db/connect.js'
+import type { Db } from './connect.js'
 
 /** A random secret created on first use; every process reads the same one. */
 export async function sharedSecret(db: Db, name: string): Promise<Buffer> {
