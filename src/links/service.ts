@@ -47,6 +47,16 @@ export class LinkService {
     return this.deps.links.list(userId, filter, page, this.now())
   }
 
+  /** The first links of a filter in its order, uncounted (the Overview's short lists). */
+  first(
+    userId: number,
+    filter: LinkFilter,
+    limit: number,
+    sort: 'asc' | 'desc',
+  ): Promise<LinkRow[]> {
+    return this.deps.links.first(userId, filter, this.now(), limit, sort)
+  }
+
   /** The account's time zone (expiry dates and times are in it). */
   timeZoneOf(userId: number): Promise<string> {
     return this.deps.timeZoneOf(userId)

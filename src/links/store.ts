@@ -22,6 +22,14 @@ export interface LinkFilter {
 
 export interface LinkStore {
   list(userId: number, filter: LinkFilter, page: PageRequest, now: number): Promise<Page<LinkRow>>
+  /** The first `limit` links of the filter in its order, without counting them all. */
+  first(
+    userId: number,
+    filter: LinkFilter,
+    now: number,
+    limit: number,
+    sort: 'asc' | 'desc',
+  ): Promise<LinkRow[]>
   /** The next `limit` links of the filter after id `afterId`, in id order (for exports). */
   listAfter(
     userId: number,
@@ -80,11 +88,29 @@ export class SqlLinkStore implements LinkStore {
 
   list(userId: number, filter: LinkFilter, page: PageRequest, now: number): Promise<Page<LinkRow>> {
     const base = this.filtered(userId, filter, now)
-    const sortKey =
-      filter.sortBy === 'id' || filter.sortBy === 'clicks'
-        ? filter.sortBy
-        : textSortKey(filter.sortBy, this.db.dialect)
-    return fetchPage(base, (qb) => qb.selectAll(), sortKey, 'id', page)
+    return fetchPage(base, (qb) => qb.selectAll(), this.sortKey(filter), 'id', page)
+  }
+
+  first(
+    userId: number,
+    filter: LinkFilter,
+    now: number,
+    limit: number,
+    sort: 'asc' | 'desc',
+  ): Promise<LinkRow[]> {
+    const key = this.sortKey(filter)
+    return this.filtered(userId, filter, now)
+      .selectAll()
+      .orderBy(typeof key === 'string' ? sql.ref(key) : key, sort)
+      .orderBy('id', sort)
+      .limit(limit)
+      .execute()
+  }
+
+  private sortKey(filter: LinkFilter) {
+    return filter.sortBy === 'id' || filter.sortBy === 'clicks'
+      ? filter.sortBy
+      : textSortKey(filter.sortBy, this.db.dialect)
   }
 
   listAfter(
