@@ -28,6 +28,7 @@ export interface Config {
   /** Private hosts, addresses or CIDRs webhooks may reach (public addresses always). */
   webhookAllowedHosts: string[]
   titleFetchAllowedHosts: string[]
+  clickBacklog: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Non-public hosts, addresses and CIDRs an import through the API may reach. */
   importAllowedHosts: string[]
@@ -66,6 +67,11 @@ export const CONFIG_VARIABLES = [
     'TITLE_FETCH_ALLOWED_HOSTS',
     '(none)',
     'Comma list of private hosts, addresses or CIDRs whose pages may give titles (an intranet).',
+  ],
+  [
+    'CLICK_BACKLOG',
+    '100000',
+    'Clicks the writer may be behind by; past it, counted redirects wait for it (none is dropped).',
   ],
   ['PIXEL_CONSENT', 'false', 'Ask visitors for consent before loading tracking pixels.'],
   [
@@ -213,6 +219,7 @@ export function loadConfig(env: Env = process.env): Config {
     pixelConsent: boolean(env, 'PIXEL_CONSENT', false),
     webhookAllowedHosts: allowList(env, 'WEBHOOK_ALLOWED_HOSTS'),
     titleFetchAllowedHosts: allowList(env, 'TITLE_FETCH_ALLOWED_HOSTS'),
+    clickBacklog: integer(env, 'CLICK_BACKLOG', 100_000, 10, 10_000_000),
     logLevel: oneOf(
       env,
       'LOG_LEVEL',

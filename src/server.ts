@@ -92,6 +92,16 @@ export async function startService(
     counters,
     shared: options.worker === true || config.database.kind === 'postgres',
     onFlushError: log('writing clicks failed; will retry'),
+    onOverload: (overloaded, backlog) =>
+      overloaded
+        ? app.log.warn(
+            { backlog },
+            'the click writer is behind by CLICK_BACKLOG clicks: counted redirects wait for it (no click is dropped)',
+          )
+        : app.log.info(
+            { backlog },
+            'the click writer has caught up: counted redirects answer at once',
+          ),
   })
   const app = await buildApp({
     config,

@@ -12,6 +12,10 @@ import type { ClickWriter } from './writer.js'
 
 export interface ClickChannel {
   send(columns: ClickColumns): void
+  /** Clicks sent and not yet stored (nor dropped) by the writer. */
+  readonly backlog: number
+  /** Called when the backlog shrinks. */
+  onProgress(listener: () => void): void
   /** Resolves when everything sent so far is written (or has failed once and is kept). */
   settled(): Promise<void>
   /** Writes what is left and releases the channel. */
@@ -29,6 +33,11 @@ export class InlineChannel implements ClickChannel {
     this.gatherer.add(columns)
   }
 
+  /** Written in this thread: nothing is ever behind that the request thread waits for. */
+  readonly backlog = 0
+
+  onProgress(): void {}
+
   settled(): Promise<void> {
     return this.gatherer.writeNow()
   }
@@ -39,19 +48,28 @@ export class InlineChannel implements ClickChannel {
 }
 
 type FromWorker =
-  { type: 'settled'; id: number } | { type: 'error'; message: string } | { type: 'closed' }
+  | { type: 'settled'; id: number }
+  | { type: 'error'; message: string }
+  | { type: 'closed' }
+  | { type: 'finished'; count: number }
 
 export class WorkerChannel implements ClickChannel {
   private readonly worker: Worker
   private asked = 0
   private readonly waiters = new Map<number, () => void>()
   private closing: Promise<void> | null = null
+  private sent = 0
+  private finished = 0
+  private readonly progress: (() => void)[] = []
 
   /** `script`: the worker thread's entry, built in the composition root (composition/click-worker.ts). */
   constructor(script: URL, database: DatabaseConfig, onError: (error: unknown) => void) {
     this.worker = new Worker(script, { workerData: { database } })
     this.worker.on('message', (message: FromWorker) => {
-      if (message.type === 'settled') {
+      if (message.type === 'finished') {
+        this.finished = message.count
+        for (const listener of this.progress) listener()
+      } else if (message.type === 'settled') {
         this.waiters.get(message.id)?.()
         this.waiters.delete(message.id)
       } else if (message.type === 'error') {
@@ -62,7 +80,16 @@ export class WorkerChannel implements ClickChannel {
   }
 
   send(columns: ClickColumns): void {
+    this.sent += columns.linkIds.length
     this.worker.postMessage({ type: 'clicks', columns })
+  }
+
+  get backlog(): number {
+    return this.sent - this.finished
+  }
+
+  onProgress(listener: () => void): void {
+    this.progress.push(listener)
   }
 
   settled(): Promise<void> {

@@ -17,14 +17,28 @@ export class ClickGatherer {
   private rotations: [number, number][] = []
   private timer: NodeJS.Timeout | null = null
   private chain: Promise<void> = Promise.resolve()
+  /** Clicks received so far, and those handed to the writer and not yet settled. */
+  private received = 0
+  private writing = 0
 
   constructor(
     private readonly writer: ClickWriter,
     private readonly onError: (error: unknown) => void,
   ) {}
 
+  /**
+   * Clicks received and no longer held: stored, or dropped by the writer past its limit (see
+   * ClickWriter). What the request thread still waits for is what it sent minus this.
+   */
+  get finished(): number {
+    return this.received - this.events.length - this.writing - this.writer.waiting
+  }
+
   add(columns: ClickColumns): void {
-    for (const event of toEvents(columns)) this.events.push(event)
+    for (const event of toEvents(columns)) {
+      this.events.push(event)
+      this.received++
+    }
     for (const rotation of columns.rotations) this.rotations.push(rotation)
     if (this.events.length >= GATHER_SIZE) void this.writeNow()
     else this.timer ??= setTimeout(() => void this.writeNow(), GATHER_MS)
@@ -39,11 +53,16 @@ export class ClickGatherer {
     const batch = { events: this.events, rotations: this.rotations }
     this.events = []
     this.rotations = []
+    this.writing += batch.events.length
     this.chain = this.chain.then(() =>
-      this.writer.write(batch).catch((error: unknown) => {
-        this.onError(error)
-        this.timer ??= setTimeout(() => void this.writeNow(), RETRY_MS)
-      }),
+      this.writer
+        .write(batch)
+        .catch((error: unknown) => {
+          this.onError(error)
+          this.timer ??= setTimeout(() => void this.writeNow(), RETRY_MS)
+        })
+        // Written, or kept by the writer for the retry (counted in `waiting`).
+        .finally(() => (this.writing -= batch.events.length)),
     )
     return this.chain
   }

@@ -66,6 +66,18 @@ const sweeps = setInterval(sweep, ORPHAN_SWEEP_MS)
 firstSweep.unref()
 sweeps.unref()
 
+// The request thread bounds what it hands over by what is finished here (see ClickRecorder).
+let reported = 0
+const reportProgress = () => {
+  const finished = gatherer.finished
+  if (finished !== reported) {
+    reported = finished
+    port.postMessage({ type: 'finished', count: finished })
+  }
+}
+const progress = setInterval(reportProgress, 50)
+progress.unref()
+
 port.on('message', (message: ToWorker) => {
   if (message.type === 'clicks') gatherer.add(message.columns)
   else if (message.type === 'settle') {
@@ -73,6 +85,7 @@ port.on('message', (message: ToWorker) => {
   } else {
     clearTimeout(firstSweep)
     clearInterval(sweeps)
+    clearInterval(progress)
     void gatherer
       .close()
       .then(() => db.close())

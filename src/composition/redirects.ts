@@ -33,6 +33,8 @@ export interface RedirectOptions {
   /** Other processes use the same database: counters must live in the database or Redis. */
   shared?: boolean
   onFlushError?: (error: unknown) => void
+  /** Told when counted visits start (and stop) waiting for the click writer. */
+  onOverload?: (overloaded: boolean, backlog: number) => void
   /** Write clicks in this thread instead of a worker thread (tests that run from source). */
   inlineClicks?: boolean
   now?: () => number
@@ -73,7 +75,12 @@ export async function createRedirects(
       onError,
     )
   }
-  const recorder = new ClickRecorder(channel, rotation)
+  const recorder = new ClickRecorder(
+    channel,
+    rotation,
+    config.clickBacklog,
+    options.onOverload ?? (() => {}),
+  )
   const secret = await sharedSecret(services.db, 'cookie_secret')
   const now = options.now ?? Date.now
   // One limit for both purposes: the attempts are counted per purpose, link and address.

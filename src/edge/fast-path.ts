@@ -64,6 +64,16 @@ export function fastPath(
   log: (error: unknown) => void,
 ): Listener {
   const finish = (response: ServerResponse, visit: Visit, head: boolean) => {
+    if (visit.click !== null && recorder.full) {
+      // The writer is behind by its bound: this visit is answered when there is room, so the
+      // click is kept, not dropped, and memory stays bounded (see ClickRecorder).
+      const click = visit.click
+      void recorder.room().then(() => {
+        writeVisit(response, visit, head)
+        recorder.record(click)
+      })
+      return
+    }
     writeVisit(response, visit, head)
     if (visit.click !== null) recorder.record(visit.click)
   }

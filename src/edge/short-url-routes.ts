@@ -29,6 +29,8 @@ export function redirectRoutes(
     { schema: { hide: true } },
     async (request, reply) => {
       const visit = await engine.visit(visitInput(request, request.params.alias))
+      // Past the click backlog's bound, answered when there is room (see ClickRecorder).
+      if (visit.click !== null && recorder.full) await recorder.room()
       sendOutcome(reply, visit.outcome)
       if (visit.click !== null) recorder.record(visit.click)
       return reply
