@@ -13,7 +13,13 @@ export function cachingStatements(handle: SQLite.Database): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>()
   return {
     close: () => handle.close(),
-    prepare(sql: string) {
+    prepare(text: string) {
+      // The query builder opens every transaction with a plain (deferred) `begin`. One that
+      // reads before it writes then cannot take the write lock when another connection (a
+      // cluster worker, the click writer) has written meanwhile: SQLite answers SQLITE_BUSY at
+      // once, without waiting. Taking the write lock at the start waits its turn instead
+      // (busy_timeout). Every transaction of the query builder writes.
+      const sql = text === 'begin' ? 'begin immediate' : text
       const cached = statements.get(sql)
       if (cached && !cached.busy) {
         // Most recently used last, so the oldest is the first to go.
