@@ -2,7 +2,7 @@
  * `npm run bench`: measures, prints and explains. Scenarios run one after another on this
  * machine; every figure comes from this run. Settings: BENCH_ROUNDS (3), BENCH_SECONDS (5),
  * BENCH_CONNECTIONS (50), BENCH_ONLY (comma list of scenario names: redirect-1k, redirect-1m,
- * redirect-2w, redirect-bots, api, shutdown, stats), BENCH_STATS_CLICKS (1,000,000), BENCH_API_LINKS
+ * redirect-2w, redirect-bots, api, overload, shutdown, stats), BENCH_STATS_CLICKS (1,000,000), BENCH_API_LINKS
  * (1,000,000), BENCH_DATABASE (sqlite; `postgres` runs the api scenario on PostgreSQL).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -12,6 +12,7 @@ import { apiBench, postgresTarget, printApi, seedApiDatabase, type BenchTarget }
 import { hasWrk } from './load.js'
 import { redirectBench, type BenchSettings, type RedirectReport } from './redirect.js'
 import { seedDatabase } from './seed.js'
+import { overloadBench, printOverload } from './overload.js'
 import { printShutdown, shutdownBench } from './shutdown.js'
 import { printStats, statsBench } from './stats.js'
 
@@ -145,6 +146,7 @@ with the load generator, which the bare server does not have to.`)
       await postgres?.drop()
     }
   }
+  if (wanted('overload')) printOverload(await overloadBench(settings.dir, settings.connections))
   if (wanted('shutdown')) printShutdown(await shutdownBench(settings.dir))
   if (wanted('stats')) printStats(await statsBench(settings.dir))
   rmSync(settings.dir, { recursive: true, force: true })
