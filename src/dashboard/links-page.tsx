@@ -19,6 +19,8 @@ export interface LinksPageInput {
   search: URLSearchParams
   records: LinkRecord[]
   total: number
+  /** More links match than were counted: the total reads "10,000+", pages run on while full. */
+  capped?: boolean
   page: number
   perPage: number
   spaces: { id: number; name: string }[]
@@ -62,7 +64,12 @@ function pageHref(search: URLSearchParams, page: number): string {
 
 export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
   const { query } = input
-  const lastPage = Math.max(1, Math.ceil(input.total / input.perPage))
+  // A capped count knows no last page: "Next" stays while a page is full.
+  const lastPage = input.capped
+    ? input.records.length === input.perPage
+      ? input.page + 1
+      : input.page
+    : Math.max(1, Math.ceil(input.total / input.perPage))
   const first = input.records.length > 0 ? (input.page - 1) * input.perPage + 1 : 0
   const last = first === 0 ? 0 : first + input.records.length - 1
   // Row and bulk actions come back to this very page (filters and page number kept).
@@ -153,7 +160,11 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
         <p class="muted" id="links-count" role="status">
           {input.total === 0
             ? 'No links match.'
-            : `${numbers.format(first)}–${numbers.format(last)} of ${numbers.format(input.total)} links`}
+            : input.records.length === 0
+              ? 'No links on this page.'
+              : input.capped
+                ? `${numbers.format(first)}–${numbers.format(last)} of more than ${numbers.format(input.total - 1)} links`
+                : `${numbers.format(first)}–${numbers.format(last)} of ${numbers.format(input.total)} links`}
         </p>
         {input.records.length > 0 ? (
           <BulkBar csrf={viewer.csrf} back={back} spaces={input.spaces} />
@@ -218,9 +229,7 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
                 Previous
               </a>
             ) : null}
-            <span>
-              Page {input.page} of {lastPage}
-            </span>
+            <span>{input.capped ? `Page ${input.page}` : `Page ${input.page} of ${lastPage}`}</span>
             {input.page < lastPage ? (
               <a rel="next" href={pageHref(input.search, input.page + 1)}>
                 Next

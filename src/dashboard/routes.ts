@@ -267,6 +267,7 @@ export function createDashboard(options: DashboardOptions) {
                   search,
                   records: found.records,
                   total: found.total,
+                  capped: found.capped,
                   page: paging.page,
                   perPage: paging.perPage,
                   spaces,

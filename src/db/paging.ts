@@ -9,7 +9,10 @@ export interface PageRequest {
 
 export interface Page<T> {
   rows: T[]
+  /** Every matching row, or `countCap + 1` when `capped`. */
   total: number
+  /** More rows match than the count was asked to go to (`countCap`). */
+  capped?: boolean
 }
 
 export async function fetchPage<DB, TB extends keyof DB, Row>(
@@ -18,10 +21,29 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
   sortKey: string | Expression<unknown>,
   idColumn: string,
   request: PageRequest,
+  /**
+   * Count at most this many (plus one): a screen that says "10,000+" need not count a million
+   * rows on each page. Without it (the API) the total is exact.
+   */
+  countCap?: number,
 ): Promise<Page<Row>> {
-  const counted = await base.select(sql<number>`count(*)`.as('total')).executeTakeFirst()
-  const total = Number((counted as { total?: number } | undefined)?.total ?? 0)
-  if (total === 0 || (request.page - 1) * request.perPage >= total) return { rows: [], total }
+  let total: number
+  let capped = false
+  if (countCap === undefined) {
+    const counted = await base.select(sql<number>`count(*)`.as('total')).executeTakeFirst()
+    total = Number((counted as { total?: number } | undefined)?.total ?? 0)
+  } else {
+    total = (
+      await base
+        .select(sql<number>`1`.as('one'))
+        .limit(countCap + 1)
+        .execute()
+    ).length
+    capped = total > countCap
+  }
+  if (total === 0 || (!capped && (request.page - 1) * request.perPage >= total)) {
+    return { rows: [], total, ...(capped ? { capped } : {}) }
+  }
   const key = typeof sortKey === 'string' ? sql.ref(sortKey) : sortKey
   const rows = await select(base)
     .orderBy(key, request.sort)
@@ -29,5 +51,5 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
     .limit(request.perPage)
     .offset((request.page - 1) * request.perPage)
     .execute()
-  return { rows: rows as Row[], total }
+  return { rows: rows as Row[], total, ...(capped ? { capped } : {}) }
 }

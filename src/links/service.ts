@@ -43,8 +43,13 @@ export class LinkService {
     this.now = deps.now ?? Date.now
   }
 
-  list(userId: number, filter: LinkFilter, page: PageRequest): Promise<Page<LinkRow>> {
-    return this.deps.links.list(userId, filter, page, this.now())
+  list(
+    userId: number,
+    filter: LinkFilter,
+    page: PageRequest,
+    countCap?: number,
+  ): Promise<Page<LinkRow>> {
+    return this.deps.links.list(userId, filter, page, this.now(), countCap)
   }
 
   /** The first links of a filter in its order, uncounted (the Overview's short lists). */

@@ -21,7 +21,14 @@ export interface LinkFilter {
 }
 
 export interface LinkStore {
-  list(userId: number, filter: LinkFilter, page: PageRequest, now: number): Promise<Page<LinkRow>>
+  /** `countCap`: count at most that many (see fetchPage); the API counts them all. */
+  list(
+    userId: number,
+    filter: LinkFilter,
+    page: PageRequest,
+    now: number,
+    countCap?: number,
+  ): Promise<Page<LinkRow>>
   /** The first `limit` links of the filter in its order, without counting them all. */
   first(
     userId: number,
@@ -86,9 +93,15 @@ export class SqlLinkStore implements LinkStore {
         .orderBy('pixel_id'),
   )
 
-  list(userId: number, filter: LinkFilter, page: PageRequest, now: number): Promise<Page<LinkRow>> {
+  list(
+    userId: number,
+    filter: LinkFilter,
+    page: PageRequest,
+    now: number,
+    countCap?: number,
+  ): Promise<Page<LinkRow>> {
     const base = this.filtered(userId, filter, now)
-    return fetchPage(base, (qb) => qb.selectAll(), this.sortKey(filter), 'id', page)
+    return fetchPage(base, (qb) => qb.selectAll(), this.sortKey(filter), 'id', page, countCap)
   }
 
   first(

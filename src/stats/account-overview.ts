@@ -78,6 +78,8 @@ export class SqlAccountTotalsStore implements AccountTotalsStore {
 
 export const OVERVIEW_DAYS = 30
 const LIST_LENGTH = 5
+/** The links list of the dashboard counts up to here and then says "10,000+". */
+export const DASHBOARD_COUNT_CAP = 10_000
 
 export class AccountOverviewService {
   constructor(
@@ -93,9 +95,13 @@ export class AccountOverviewService {
     userId: number,
     filter: LinkFilter,
     page: PageRequest,
-  ): Promise<{ records: LinkRecord[]; total: number }> {
-    const found = await this.links.list(userId, filter, page)
-    return { records: await presentLinks(this.presenter, userId, found.rows), total: found.total }
+  ): Promise<{ records: LinkRecord[]; total: number; capped: boolean }> {
+    const found = await this.links.list(userId, filter, page, DASHBOARD_COUNT_CAP)
+    return {
+      records: await presentLinks(this.presenter, userId, found.rows),
+      total: found.total,
+      capped: found.capped === true,
+    }
   }
 
   /** The user's spaces by name (for filters), at most 100. */
