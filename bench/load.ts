@@ -2,7 +2,7 @@
  * Load generation for the benchmarks: wrk (Debian's package) when it is installed, else
  * autocannon. Both report requests per second and latency percentiles.
  */
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -43,7 +43,7 @@ function toMs(value: string): number {
   return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n
 }
 
-function wrk(options: LoadOptions): LoadResult {
+async function wrk(options: LoadOptions): Promise<LoadResult> {
   const script = join(options.dir, 'paths.lua')
   writeFileSync(
     script,
@@ -62,7 +62,14 @@ function wrk(options: LoadOptions): LoadResult {
   ]
   for (const [name, value] of Object.entries(options.headers)) args.push('-H', `${name}: ${value}`)
   args.push(`http://127.0.0.1:${options.port}/`)
-  const out = spawnSync('wrk', args, { encoding: 'utf8' }).stdout
+  // Run without blocking this process: the benches sample the server while the load runs.
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] })
+    let text = ''
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()))
+    child.on('error', reject)
+    child.on('exit', () => resolve(text))
+  })
   const line = (re: RegExp) => re.exec(out)?.[1] ?? 'NaN'
   const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? '0'
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(

@@ -1,7 +1,7 @@
 /**
  * The `overload` scenario of `npm run bench`: the click writer is kept from storing anything
  * (another connection holds SQLite's write lock) while wrk sends counted visits for
- * BENCH_OVERLOAD_SECONDS (10); slink's resident memory is sampled all along. Then the lock is
+ * BENCH_OVERLOAD_SECONDS (10), with CLICK_BACKLOG at BENCH_OVERLOAD_BACKLOG (20,000); slink's resident memory is sampled all along. Then the lock is
  * released and the time until every click is stored is measured. What it shows: answers up to
  * the CLICK_BACKLOG bound, then visits held (not dropped), memory flat once the bound is reached,
  * and every answered visit stored afterwards.
@@ -35,7 +35,7 @@ function rssMb(pid: number): number {
 export async function overloadBench(
   dir: string,
   connections: number,
-  backlog = 100_000,
+  backlog = Number(process.env.BENCH_OVERLOAD_BACKLOG ?? 20_000),
 ): Promise<OverloadReport> {
   const seconds = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 10)
   const dbPath = join(dir, 'overload.db')
