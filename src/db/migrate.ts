@@ -45,6 +45,9 @@ export async function migrate(db: Db): Promise<MigrationReport> {
   const migrator = new Migrator({
     db: db.kysely as unknown as Kysely<unknown>,
     provider: new CodeMigrations(db.dialect),
+    // Migrations are independent of each other past 0001: a database that has a later one
+    // (from a build made between two merges) takes an earlier one it lacks, instead of refusing.
+    allowUnorderedMigrations: true,
   })
   const { error, results } = await migrator.migrateToLatest()
   if (error) throw error instanceof Error ? error : new Error(String(error))
