@@ -74,9 +74,9 @@ export async function seedApiDatabase(target: BenchTarget, count: number): Promi
         disabled, privacy, clicks, ends_at, created_at, updated_at)
       SELECT 1, 1, 'b' || i${text}, 'https://example.com/landing/' || i${text} || '?src=bench',
         'Landing page ' || i${text}, 1, 0,
-        CASE WHEN i % 50 = 0 THEN 1 ELSE 0 END, 0, (i * 7919) % 100000,
-        CASE WHEN i % 40 = 0 THEN ${now - 86_400_000} ELSE NULL END,
-        ${now} - i, ${now} - i
+        CASE WHEN i % 50 = 0 THEN 1 ELSE 0 END, 0, (CAST(i AS bigint) * 7919) % 100000,
+        CASE WHEN i % 40 = 0 THEN CAST(${now - 86_400_000} AS bigint) ELSE NULL END,
+        CAST(${now} AS bigint) - i, CAST(${now} AS bigint) - i
       FROM (${numbers}) AS numbers`.execute(db.kysely)
     await sql`ANALYZE`.execute(db.kysely)
   } finally {
