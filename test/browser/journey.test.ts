@@ -9,7 +9,6 @@
  * test-artifacts/journey-*.png.
  */
 import { mkdirSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -18,10 +17,16 @@ import {
   startDestination,
   type Destination,
 } from '../support/browser.js'
+import {
+  cspEvents,
+  firstUserLink,
+  openPage,
+  seriousAxe,
+  setFirstPassword,
+} from '../support/dashboard-browser.js'
 import { BROWSER_UA, eventually, startServer, type TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source
 
 const EMAIL = 'admin@localhost'
 const PASSWORD = 'journey password 1'
@@ -54,10 +59,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
       startDestination(),
     ])
     origin = `http://short.test:${s.port}`
-    const [, token] = await s.process.waitFor(
-      /^(?:http:\/\/short\.test\/password\/([A-Za-z0-9_-]{43}))$/m,
-    )
-    passwordLink = `${origin}/password/${token}`
+    passwordLink = await firstUserLink(s)
     mkdirSync('test-artifacts', { recursive: true })
   })
   afterAll(async () => {
@@ -68,49 +70,21 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
   })
 
   /** A new browser context that records CSP violations and any dialog. */
-  async function open(
-    options: { width?: number; dark?: boolean; visitor?: boolean } = {},
-  ): Promise<{ context: BrowserContext; page: Page; violations: string[] }> {
-    const context = await browser.newContext({
-      locale: 'en-US',
-      viewport: { width: options.width ?? 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
+  const open = (options: { width?: number; dark?: boolean; visitor?: boolean } = {}) =>
+    openPage(browser, {
+      width: options.width,
+      dark: options.dark,
       // A visitor is a desktop Chrome (headless Chromium's own User-Agent is, rightly, a
       // bot's, whose visits are not counted) behind a proxy that names its French address.
-      ...(options.visitor
+      context: options.visitor
         ? { userAgent: BROWSER_UA, extraHTTPHeaders: { 'x-forwarded-for': FRENCH_VISITOR } }
-        : {}),
+        : {},
+      track: contexts,
     })
-    contexts.push(context)
-    await context.addInitScript(
-      `window.__violations = [];
-       document.addEventListener('securitypolicyviolation', (e) =>
-         window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`,
-    )
-    const page = await context.newPage()
-    const violations: string[] = []
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text())
-    })
-    page.on('dialog', (d) => {
-      violations.push(`dialog: ${d.message()}`)
-      void d.dismiss()
-    })
-    return { context, page, violations }
-  }
 
   async function clean(page: Page, violations: string[]): Promise<void> {
-    expect(await page.evaluate('window.__violations')).toEqual([])
+    expect(await cspEvents(page)).toEqual([])
     expect(violations).toEqual([])
-  }
-
-  /** Serious and critical axe-core violations of the page as it is now. */
-  async function axe(page: Page): Promise<unknown[]> {
-    await page.evaluate(axeSource)
-    return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-      r.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)
   }
 
   const shot = (page: Page, name: string) =>
@@ -138,13 +112,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
   it('sign in → pixel → protected, targeted link → French visit → statistics → edit → bulk delete', async () => {
     // The first user's one-time link sets the password the journey signs in with.
     const first = await open()
-    await first.page.goto(passwordLink)
-    await first.page.fill('#password', PASSWORD)
-    await first.page.fill('#password_confirmation', PASSWORD)
-    await Promise.all([
-      first.page.waitForURL(`${origin}/dashboard`),
-      first.page.click('button[type=submit]'),
-    ])
+    await setFirstPassword(first.page, passwordLink, PASSWORD)
     await first.context.close()
 
     // Sign in: the dashboard sends a stranger to the sign-in form.
@@ -172,7 +140,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     expect(await page.locator('#notice').textContent()).toBe('Pixel created.')
     expect(await page.locator('#items tbody tr').count()).toBe(1)
     expect(await page.locator('#items tbody tr strong').textContent()).toBe('Journey pixel')
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
     await shot(page, '02-pixel')
     const pixels = await s.api('GET', '/pixels')
     const [pixel] = (pixels.json as { data: { id: number; type: string; value: string }[] }).data
@@ -188,7 +156,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     await page.selectOption('#target_type', { label: 'Country' })
     await page.selectOption('#country-0-key', { label: 'France (FR)' })
     await page.fill('#country-0-value', `${destination.origin}/fr`)
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
     await shot(page, '03-new-link')
     await Promise.all([
       page.waitForURL(/\/dashboard\/links\/\d+\?created$/),
@@ -233,7 +201,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     ])
     expect(wrong.status()).toBe(200)
     expect(await visitor.page.locator('.error').textContent()).toBe('The password is not correct.')
-    expect(await axe(visitor.page)).toEqual([])
+    expect(await seriousAxe(visitor.page)).toEqual([])
     await shot(visitor.page, '04-visitor-password')
 
     await visitor.page.fill('#password', LINK_PASSWORD)
@@ -285,7 +253,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
       'France: 1 click',
     )
     await clean(page, violations)
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
     await shot(page, '05-stats')
     // The same page at phone width, in dark mode.
     const phone = await open({ width: 390, dark: true })
@@ -295,7 +263,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     expect(await phone.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
       390,
     )
-    expect(await axe(phone.page)).toEqual([])
+    expect(await seriousAxe(phone.page)).toEqual([])
     await shot(phone.page, '05-stats-phone-dark')
     await clean(phone.page, phone.violations)
 
@@ -338,7 +306,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
       'http://short.test/journey-2',
       'http://short.test/journey-3',
     ])
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
     await shot(page, '08-confirm-delete')
     await Promise.all([
       page.waitForURL(`${origin}/dashboard/links?page=1&done=deleted-3`),
