@@ -5,23 +5,23 @@
  * wider than a phone; the QR code as the browser draws it decodes to the short URL.
  * Screenshots at phone and desktop width, light and dark, go to test-artifacts/.
  */
-import { mkdirSync } from 'node:fs'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/connect.js'
-import { chromiumCheck, launchChromium } from '../support/browser.js'
+import { chromiumCheck } from '../support/browser.js'
 import {
   VIEWS,
-  cspEvents,
   type Cookies,
-  firstUserLink,
+  expectNoCsp,
   openPage,
   seriousAxe,
   setFirstPassword,
+  startDashboard,
+  stopDashboard,
 } from '../support/dashboard-browser.js'
 import { clicks, writeClicks } from '../support/clicks.js'
 import { decodePng } from '../support/qr.js'
-import { startServer, type TestServer } from '../support/server.js'
+import type { TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
 
@@ -39,14 +39,12 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
   let s: TestServer
   let browser: Browser
   let origin: string
+  let passwordLink: string
   let cookies: Cookies
   const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
-    ;[s, browser] = await Promise.all([startServer(), launchChromium()])
-    origin = `http://short.test:${s.port}`
-    const passwordLink = await firstUserLink(s)
-    mkdirSync('test-artifacts', { recursive: true })
+    ;({ s, browser, origin, passwordLink } = await startDashboard())
     const link = await s.api('POST', '/links', {
       url: 'https://example.com/landing',
       domain_id: 1,
@@ -76,9 +74,7 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
     cookies = await page.context().cookies()
   })
   afterAll(async () => {
-    for (const c of contexts) await c.close()
-    await browser?.close()
-    await s?.stop()
+    await stopDashboard(contexts, browser, s)
   })
 
   const open = (options: { width?: number; dark?: boolean } = {}) =>
@@ -111,8 +107,7 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
       expect(new Set(fills as string[]).size).toBe(2)
       expect(await page.locator('text=IP Geolocation by').count()).toBe(2)
       expect(await page.evaluate('window.__xss === undefined')).toBe(true)
-      expect(await cspEvents(page)).toEqual([])
-      expect(violations).toEqual([])
+      await expectNoCsp(page, violations)
       expect(await seriousAxe(page)).toEqual([])
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
       await page.screenshot({
@@ -129,8 +124,7 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
       const shot = await page.locator('#qr-image').screenshot()
       expect(decodePng(shot).text).toBe('http://short.test/mapped')
       expect(await page.evaluate('window.__xss === undefined')).toBe(true)
-      expect(await cspEvents(page)).toEqual([])
-      expect(violations).toEqual([])
+      await expectNoCsp(page, violations)
       expect(await seriousAxe(page)).toEqual([])
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
       await page.screenshot({

@@ -6,19 +6,19 @@
  * violation, no serious or critical axe-core violation, stored script payloads never run, and
  * screenshots of the forms at phone and desktop width, light and dark.
  */
-import { mkdirSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck, launchChromium } from '../support/browser.js'
+import { chromiumCheck } from '../support/browser.js'
 import {
   VIEWS,
-  cspEvents,
+  expectNoCsp,
   fillPasswordForm,
-  firstUserLink,
   openPage,
   seriousAxe,
+  startDashboard,
+  stopDashboard,
 } from '../support/dashboard-browser.js'
-import { startServer, type TestServer } from '../support/server.js'
+import type { TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
 
@@ -45,15 +45,10 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
   const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
-    ;[s, browser] = await Promise.all([startServer(), launchChromium()])
-    origin = `http://short.test:${s.port}`
-    passwordLink = await firstUserLink(s)
-    mkdirSync('test-artifacts', { recursive: true })
+    ;({ s, browser, origin, passwordLink } = await startDashboard())
   })
   afterAll(async () => {
-    for (const c of contexts) await c.close()
-    await browser?.close()
-    await s?.stop()
+    await stopDashboard(contexts, browser, s)
   })
 
   const open = (options: { width?: number; dark?: boolean } = {}) =>
@@ -61,8 +56,7 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
 
   async function clean(page: Page, violations: string[]): Promise<void> {
     expect(await page.evaluate('window.__xss === undefined')).toBe(true)
-    expect(await cspEvents(page)).toEqual([])
-    expect(violations).toEqual([])
+    await expectNoCsp(page, violations)
   }
 
   async function link(id: number): Promise<Link> {

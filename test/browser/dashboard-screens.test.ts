@@ -5,19 +5,19 @@
  * never run; a create and a delete with JavaScript off; screenshots at phone and desktop
  * width, light and dark, into test-artifacts/.
  */
-import { mkdirSync } from 'node:fs'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck, launchChromium } from '../support/browser.js'
+import { chromiumCheck } from '../support/browser.js'
 import {
   VIEWS,
   type Cookies,
-  firstUserLink,
   openPage,
   seriousAxe,
   setFirstPassword,
+  startDashboard,
+  stopDashboard,
 } from '../support/dashboard-browser.js'
-import { startServer, type TestServer } from '../support/server.js'
+import type { TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
 
@@ -31,6 +31,7 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
   let s: TestServer
   let browser: Browser
   let origin: string
+  let passwordLink: string
   let cookies: Cookies
   const contexts: BrowserContext[] = []
 
@@ -46,10 +47,7 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
     })
 
   beforeAll(async () => {
-    ;[s, browser] = await Promise.all([startServer(), launchChromium()])
-    origin = `http://short.test:${s.port}`
-    const passwordLink = await firstUserLink(s)
-    mkdirSync('test-artifacts', { recursive: true })
+    ;({ s, browser, origin, passwordLink } = await startDashboard())
     // Stored payloads in every kind of row these screens show.
     expect(
       (await s.api('POST', '/pixels', { name: XSS.slice(0, 32), type: 'facebook', value: '123' }))
@@ -79,9 +77,7 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
     cookies = await page.context().cookies()
   })
   afterAll(async () => {
-    for (const c of contexts) await c.close()
-    await browser?.close()
-    await s?.stop()
+    await stopDashboard(contexts, browser, s)
   })
 
   it('every screen: no axe or CSP violation, payloads shown as text and never run', async () => {

@@ -4,20 +4,20 @@
  * htmx loaded with eval off, no serious or critical axe-core violation, stored script payloads
  * shown as text and never run, and screenshots at phone and desktop width, light and dark.
  */
-import { mkdirSync } from 'node:fs'
 import SQLite from 'better-sqlite3'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck, launchChromium } from '../support/browser.js'
+import { chromiumCheck } from '../support/browser.js'
 import {
   VIEWS,
-  cspEvents,
+  expectNoCsp,
   fillPasswordForm,
-  firstUserLink,
   openPage,
   seriousAxe,
+  startDashboard,
+  stopDashboard,
 } from '../support/dashboard-browser.js'
-import { BROWSER_UA, eventually, startServer, type TestServer } from '../support/server.js'
+import { BROWSER_UA, eventually, type TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
 
@@ -37,15 +37,10 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
   const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
-    ;[s, browser] = await Promise.all([startServer(), launchChromium()])
-    origin = `http://short.test:${s.port}`
-    passwordLink = await firstUserLink(s)
-    mkdirSync('test-artifacts', { recursive: true })
+    ;({ s, browser, origin, passwordLink } = await startDashboard())
   })
   afterAll(async () => {
-    for (const c of contexts) await c.close()
-    await browser?.close()
-    await s?.stop()
+    await stopDashboard(contexts, browser, s)
   })
 
   const open = (options: { width?: number; dark?: boolean } = {}) =>
@@ -108,8 +103,7 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
     expect(await page.evaluate('typeof window.htmx')).toBe('object')
     expect(await page.evaluate('window.htmx.config.allowEval')).toBe(false)
     expect(await page.evaluate('window.htmx.config.includeIndicatorStyles')).toBe(false)
-    expect(await cspEvents(page)).toEqual([])
-    expect(violations).toEqual([])
+    await expectNoCsp(page, violations)
     expect(await seriousAxe(page)).toEqual([])
 
     // Keyboard: the first Tab reaches the skip link, which moves focus to the content.
@@ -124,8 +118,7 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
       expect(await seriousAxe(page)).toEqual([])
       expect(await page.evaluate('window.__xss === undefined')).toBe(true)
     }
-    expect(await cspEvents(page)).toEqual([])
-    expect(violations).toEqual([])
+    await expectNoCsp(page, violations)
 
     // Screenshots of sign-in and the overview: phone and desktop, light and dark.
     const cookies = await page.context().cookies()
@@ -161,8 +154,7 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
         await signed.page.evaluate('document.documentElement.scrollWidth'),
       ).toBeLessThanOrEqual(width)
       expect(await signed.page.evaluate('window.__xss === undefined')).toBe(true)
-      expect(await cspEvents(signed.page)).toEqual([])
-      expect(signed.violations).toEqual([])
+      await expectNoCsp(signed.page, signed.violations)
     }
   }, 120_000)
 

@@ -5,22 +5,23 @@
  * violation, no serious or critical axe-core violation, and screenshots at phone and desktop
  * width, light and dark, with nothing wider than the screen.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck, launchChromium } from '../support/browser.js'
+import { chromiumCheck } from '../support/browser.js'
 import {
   VIEWS,
-  cspEvents,
   type Cookies,
-  firstUserLink,
+  expectNoCsp,
   openPage,
   seriousAxe,
   setFirstPassword,
+  startDashboard,
+  stopDashboard,
 } from '../support/dashboard-browser.js'
-import { startServer, type TestServer } from '../support/server.js'
+import type { TestServer } from '../support/server.js'
 import { phpShortApi, sourceApi, type SourceApi } from '../support/source-apis.js'
 
 const chromium = chromiumCheck()
@@ -30,6 +31,7 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
   let s: TestServer
   let browser: Browser
   let origin: string
+  let passwordLink: string
   let api: SourceApi
   let dir: string
   let cookies: Cookies
@@ -50,22 +52,16 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
       await new Promise((r) => setTimeout(r, 700))
       return answer(url, request)
     })
-    ;[s, browser] = await Promise.all([
-      startServer({ IMPORT_ALLOWED_HOSTS: '127.0.0.1' }),
-      launchChromium(),
-    ])
-    origin = `http://short.test:${s.port}`
+    ;({ s, browser, origin, passwordLink } = await startDashboard({
+      IMPORT_ALLOWED_HOSTS: '127.0.0.1',
+    }))
     dir = mkdtempSync(join(tmpdir(), 'slink-import-browser-'))
-    mkdirSync('test-artifacts', { recursive: true })
-    const passwordLink = await firstUserLink(s)
     const { page } = await open()
     await setFirstPassword(page, passwordLink, PASSWORD)
     cookies = await page.context().cookies()
   })
   afterAll(async () => {
-    for (const c of contexts) await c.close()
-    await browser?.close()
-    await s?.stop()
+    await stopDashboard(contexts, browser, s)
     await api?.close()
     rmSync(dir, { recursive: true, force: true })
   })
@@ -139,8 +135,7 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
     expect(lines).toHaveLength(2)
     expect(lines[1]).toMatch(/^https:\/\/example\.com\/a,file-a,A,/)
 
-    expect(await cspEvents(page)).toEqual([])
-    expect(violations).toEqual([])
+    await expectNoCsp(page, violations)
   }, 120_000)
 
   it('both pages: no axe violation, nothing wider than a phone, screenshots light and dark', async () => {
@@ -155,8 +150,7 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
       expect(await seriousAxe(page)).toEqual([])
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
       await page.screenshot({ path: `test-artifacts/imports-one-${name}.png`, fullPage: true })
-      expect(await cspEvents(page)).toEqual([])
-      expect(violations).toEqual([])
+      await expectNoCsp(page, violations)
     }
   }, 120_000)
 })

@@ -8,23 +8,18 @@
  * answer "not found". Every page is free of CSP violations; screenshots of each step go to
  * test-artifacts/journey-*.png.
  */
-import { mkdirSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumCheck, startDestination, type Destination } from '../support/browser.js'
 import {
-  chromiumCheck,
-  launchChromium,
-  startDestination,
-  type Destination,
-} from '../support/browser.js'
-import {
-  cspEvents,
-  firstUserLink,
+  expectNoCsp,
   openPage,
   seriousAxe,
   setFirstPassword,
+  startDashboard,
+  stopDashboard,
 } from '../support/dashboard-browser.js'
-import { BROWSER_UA, eventually, startServer, type TestServer } from '../support/server.js'
+import { BROWSER_UA, eventually, type TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
 
@@ -53,20 +48,14 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
   const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
-    ;[s, browser, destination] = await Promise.all([
-      startServer({ TRUST_PROXY: 'true' }),
-      launchChromium(),
+    ;[{ s, browser, origin, passwordLink }, destination] = await Promise.all([
+      startDashboard({ TRUST_PROXY: 'true' }),
       startDestination(),
     ])
-    origin = `http://short.test:${s.port}`
-    passwordLink = await firstUserLink(s)
-    mkdirSync('test-artifacts', { recursive: true })
   })
   afterAll(async () => {
-    for (const c of contexts) await c.close()
-    await browser?.close()
+    await stopDashboard(contexts, browser, s)
     await destination?.close()
-    await s?.stop()
   })
 
   /** A new browser context that records CSP violations and any dialog. */
@@ -81,11 +70,6 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
         : {},
       track: contexts,
     })
-
-  async function clean(page: Page, violations: string[]): Promise<void> {
-    expect(await cspEvents(page)).toEqual([])
-    expect(violations).toEqual([])
-  }
 
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: `test-artifacts/journey-${name}.png`, fullPage: true })
@@ -172,7 +156,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
       country_target: [{ key: 'FR', value: `${destination.origin}/fr` }],
       pixels: [{ id: pixel!.id, type: 'facebook', value: '1234567890' }],
     })
-    await clean(page, violations)
+    await expectNoCsp(page, violations)
 
     // A visitor from France: the password form, a wrong password, then the right one.
     const visitor = await open({ visitor: true })
@@ -231,7 +215,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     ])
     expect(await visitor.page.locator('h1').textContent()).toBe('Landed on /fr')
     expect(destination.visits).toEqual(['/fr'])
-    await clean(visitor.page, visitor.violations)
+    await expectNoCsp(visitor.page, visitor.violations)
 
     // The click is written in the background: the statistics show it once it is.
     const stats = `${origin}/dashboard/links/${id}/stats`
@@ -252,7 +236,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     expect(await page.locator('#map-countries path[data-country="FR"] title').textContent()).toBe(
       'France: 1 click',
     )
-    await clean(page, violations)
+    await expectNoCsp(page, violations)
     expect(await seriousAxe(page)).toEqual([])
     await shot(page, '05-stats')
     // The same page at phone width, in dark mode.
@@ -265,7 +249,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     )
     expect(await seriousAxe(phone.page)).toEqual([])
     await shot(phone.page, '05-stats-phone-dark')
-    await clean(phone.page, phone.violations)
+    await expectNoCsp(phone.page, phone.violations)
 
     // Edit: a new destination; the password, the rule and the pixel stay.
     await page.goto(`${origin}/dashboard/links/${id}`)
@@ -316,7 +300,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     expect(await page.locator('#links-count').textContent()).toBe('No links match.')
     expect(await page.locator('#links').count()).toBe(0)
     await shot(page, '09-deleted')
-    await clean(page, violations)
+    await expectNoCsp(page, violations)
     for (const gone of [id, ...others])
       expect((await s.api('GET', `/links/${gone}`)).status).toBe(404)
 

@@ -1,12 +1,15 @@
 /**
- * The scaffolding the dashboard's Chromium suites share: the first user's one-time link,
- * a page in a fresh context at a given width and colour scheme that records CSP violations
+ * The scaffolding the dashboard's Chromium suites share: `slink serve` and Chromium started
+ * together and stopped, the first user's one-time link, a page in a fresh context at a given width and colour scheme that records CSP violations
  * and dialogs, setting the first password through its form, serious and critical axe-core
  * violations, and the four views (phone and desktop, light and dark) the screenshots cover.
  */
+import { mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
-import type { TestServer } from './server.js'
+import { expect } from 'vitest'
+import { launchChromium } from './browser.js'
+import { startServer, type TestServer } from './server.js'
 
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source
 
@@ -37,6 +40,45 @@ export async function firstUserLink(s: TestServer): Promise<string> {
     /^(?:http:\/\/short\.test\/password\/([A-Za-z0-9_-]{43}))$/m,
   )
   return `http://short.test:${s.port}/password/${token}`
+}
+
+export interface Dashboard {
+  s: TestServer
+  browser: Browser
+  /** `http://short.test:<port>`: the short domain, resolved to loopback by Chromium. */
+  origin: string
+  /** The first user's one-time link, on `origin`. */
+  passwordLink: string
+}
+
+/** `slink serve` with these settings and Chromium, started together; test-artifacts/ made. */
+export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
+  const [s, browser] = await Promise.all([startServer(env), launchChromium()])
+  mkdirSync('test-artifacts', { recursive: true })
+  try {
+    return {
+      s,
+      browser,
+      origin: `http://short.test:${s.port}`,
+      passwordLink: await firstUserLink(s),
+    }
+  } catch (error) {
+    // The suite never sees them, so its afterAll could not stop them.
+    await browser.close()
+    await s.stop()
+    throw error
+  }
+}
+
+/** Closes the suite's contexts, then Chromium, then the server (any may be missing). */
+export async function stopDashboard(
+  contexts: BrowserContext[],
+  browser: Browser | undefined,
+  s: TestServer | undefined,
+): Promise<void> {
+  for (const c of contexts) await c.close()
+  await browser?.close()
+  await s?.stop()
 }
 
 export interface OpenOptions {
@@ -97,6 +139,12 @@ export async function openPage(browser: Browser, options: OpenOptions = {}): Pro
 /** The `securitypolicyviolation` events the page has seen (see `cspEvents`). */
 export function cspEvents(page: Page): Promise<string[]> {
   return page.evaluate('window.__violations')
+}
+
+/** Neither a `securitypolicyviolation` event nor a console refusal or dialog so far. */
+export async function expectNoCsp(page: Page, violations: string[]): Promise<void> {
+  expect(await cspEvents(page)).toEqual([])
+  expect(violations).toEqual([])
 }
 
 /** Serious and critical axe-core violations of the page as it is now. */
