@@ -5,18 +5,25 @@
  * wider than a phone; the QR code as the browser draws it decodes to the short URL.
  * Screenshots at phone and desktop width, light and dark, go to test-artifacts/.
  */
-import { mkdirSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/connect.js'
-import { chromiumCheck, launchChromium } from '../support/browser.js'
+import { chromiumCheck } from '../support/browser.js'
+import {
+  VIEWS,
+  type Cookies,
+  expectNoCsp,
+  openPage,
+  seriousAxe,
+  setFirstPassword,
+  startDashboard,
+  stopDashboard,
+} from '../support/dashboard-browser.js'
 import { clicks, writeClicks } from '../support/clicks.js'
 import { decodePng } from '../support/qr.js'
-import { startServer, type TestServer } from '../support/server.js'
+import type { TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source
 
 const PASSWORD = 'link stats password 1'
 const PAYLOADS = {
@@ -32,16 +39,12 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
   let s: TestServer
   let browser: Browser
   let origin: string
-  let cookies: Awaited<ReturnType<BrowserContext['cookies']>>
+  let passwordLink: string
+  let cookies: Cookies
   const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
-    ;[s, browser] = await Promise.all([startServer(), launchChromium()])
-    origin = `http://short.test:${s.port}`
-    const [, token] = await s.process.waitFor(
-      /^(?:http:\/\/short\.test\/password\/([A-Za-z0-9_-]{43}))$/m,
-    )
-    mkdirSync('test-artifacts', { recursive: true })
+    ;({ s, browser, origin, passwordLink } = await startDashboard())
     const link = await s.api('POST', '/links', {
       url: 'https://example.com/landing',
       domain_id: 1,
@@ -67,111 +70,67 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
     ])
     await db.close()
     const { page } = await open()
-    await page.goto(`${origin}/password/${token}`)
-    await page.fill('#password', PASSWORD)
-    await page.fill('#password_confirmation', PASSWORD)
-    await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click('button[type=submit]')])
+    await setFirstPassword(page, passwordLink, PASSWORD)
     cookies = await page.context().cookies()
   })
   afterAll(async () => {
-    for (const c of contexts) await c.close()
-    await browser?.close()
-    await s?.stop()
+    await stopDashboard(contexts, browser, s)
   })
 
-  async function open(options: { width?: number; dark?: boolean } = {}) {
-    const context = await browser.newContext({
-      locale: 'en-US',
-      viewport: { width: options.width ?? 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-    })
-    contexts.push(context)
-    if (cookies) await context.addCookies(cookies)
-    await context.addInitScript(
-      `window.__violations = [];
-       document.addEventListener('securitypolicyviolation', (e) =>
-         window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`,
-    )
-    const page = await context.newPage()
-    const violations: string[] = []
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text())
-    })
-    page.on('dialog', (d) => {
-      violations.push(`dialog: ${d.message()}`)
-      void d.dismiss()
-    })
-    return { context, page, violations }
-  }
-
-  async function axe(page: Page): Promise<unknown[]> {
-    await page.evaluate(axeSource)
-    return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-      r.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)
-  }
+  const open = (options: { width?: number; dark?: boolean } = {}) =>
+    openPage(browser, { ...options, cookies, track: contexts })
 
   it('draws the statistics with a map; payloads stay text; screenshots', async () => {
-    for (const width of [390, 1280]) {
-      for (const dark of [false, true]) {
-        const name = `${width === 390 ? 'phone' : 'desktop'}-${dark ? 'dark' : 'light'}`
-        const { page, violations } = await open({ width, dark })
-        await page.goto(`${origin}/dashboard/links/1/stats`)
-        expect(await page.locator('h1').textContent()).toBe('Link statistics')
-        expect(await page.locator('#total-clicks strong').textContent()).toBe('120')
-        expect(await page.locator('#link-title').textContent()).toBe(` · ${PAYLOADS.title}`)
-        const referrer = page.locator('#top-referrer td', { hasText: 'onerror' })
-        expect(await referrer.textContent()).toBe(PAYLOADS.referrer)
-        // The map: every drawn country, the busiest in the darkest class, a real size on screen.
-        const map = page.locator('#map-countries')
-        expect(await map.locator('path').count()).toBe(176)
-        expect(await map.locator('path[data-country="US"]').getAttribute('class')).toBe('map-5')
-        expect(await map.locator('path[data-country="CN"]').getAttribute('class')).toBe('map-0')
-        expect(await map.locator('path[data-country="DE"] title').textContent()).toBe(
-          'Germany: 25 clicks',
-        )
-        const box = await map.boundingBox()
-        expect(box!.width).toBeGreaterThan(width * 0.7)
-        expect(box!.height / box!.width).toBeCloseTo(470 / 960, 2)
-        // The US is filled with the accent colour, China with the empty-country colour.
-        const fills = await page.evaluate(`[...document.querySelectorAll('#map-countries path')]
-          .filter((p) => ['US', 'CN'].includes(p.dataset.country))
-          .map((p) => p.dataset.country + ' ' + getComputedStyle(p).fill)`)
-        expect(new Set(fills as string[]).size).toBe(2)
-        expect(await page.locator('text=IP Geolocation by').count()).toBe(2)
-        expect(await page.evaluate('window.__xss === undefined')).toBe(true)
-        expect(await page.evaluate('window.__violations')).toEqual([])
-        expect(violations).toEqual([])
-        expect(await axe(page)).toEqual([])
-        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
-          width,
-        )
-        await page.screenshot({
-          path: `test-artifacts/dashboard-link-stats-${name}.png`,
-          fullPage: true,
-        })
+    for (const { width, dark, name } of VIEWS) {
+      const { page, violations } = await open({ width, dark })
+      await page.goto(`${origin}/dashboard/links/1/stats`)
+      expect(await page.locator('h1').textContent()).toBe('Link statistics')
+      expect(await page.locator('#total-clicks strong').textContent()).toBe('120')
+      expect(await page.locator('#link-title').textContent()).toBe(` · ${PAYLOADS.title}`)
+      const referrer = page.locator('#top-referrer td', { hasText: 'onerror' })
+      expect(await referrer.textContent()).toBe(PAYLOADS.referrer)
+      // The map: every drawn country, the busiest in the darkest class, a real size on screen.
+      const map = page.locator('#map-countries')
+      expect(await map.locator('path').count()).toBe(176)
+      expect(await map.locator('path[data-country="US"]').getAttribute('class')).toBe('map-5')
+      expect(await map.locator('path[data-country="CN"]').getAttribute('class')).toBe('map-0')
+      expect(await map.locator('path[data-country="DE"] title').textContent()).toBe(
+        'Germany: 25 clicks',
+      )
+      const box = await map.boundingBox()
+      expect(box!.width).toBeGreaterThan(width * 0.7)
+      expect(box!.height / box!.width).toBeCloseTo(470 / 960, 2)
+      // The US is filled with the accent colour, China with the empty-country colour.
+      const fills = await page.evaluate(`[...document.querySelectorAll('#map-countries path')]
+        .filter((p) => ['US', 'CN'].includes(p.dataset.country))
+        .map((p) => p.dataset.country + ' ' + getComputedStyle(p).fill)`)
+      expect(new Set(fills as string[]).size).toBe(2)
+      expect(await page.locator('text=IP Geolocation by').count()).toBe(2)
+      expect(await page.evaluate('window.__xss === undefined')).toBe(true)
+      await expectNoCsp(page, violations)
+      expect(await seriousAxe(page)).toEqual([])
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
+      await page.screenshot({
+        path: `test-artifacts/dashboard-link-stats-${name}.png`,
+        fullPage: true,
+      })
 
-        await page.goto(`${origin}/dashboard/links/1/qr`)
-        expect(await page.locator('h1').textContent()).toBe('QR code')
-        await page.waitForFunction(
-          `document.querySelector('#qr-image').complete && document.querySelector('#qr-image').naturalWidth > 0`,
-        )
-        // The QR code as Chromium draws the SVG, decoded from a screenshot of the image.
-        const shot = await page.locator('#qr-image').screenshot()
-        expect(decodePng(shot).text).toBe('http://short.test/mapped')
-        expect(await page.evaluate('window.__xss === undefined')).toBe(true)
-        expect(await page.evaluate('window.__violations')).toEqual([])
-        expect(violations).toEqual([])
-        expect(await axe(page)).toEqual([])
-        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
-          width,
-        )
-        await page.screenshot({
-          path: `test-artifacts/dashboard-link-qr-${name}.png`,
-          fullPage: true,
-        })
-      }
+      await page.goto(`${origin}/dashboard/links/1/qr`)
+      expect(await page.locator('h1').textContent()).toBe('QR code')
+      await page.waitForFunction(
+        `document.querySelector('#qr-image').complete && document.querySelector('#qr-image').naturalWidth > 0`,
+      )
+      // The QR code as Chromium draws the SVG, decoded from a screenshot of the image.
+      const shot = await page.locator('#qr-image').screenshot()
+      expect(decodePng(shot).text).toBe('http://short.test/mapped')
+      expect(await page.evaluate('window.__xss === undefined')).toBe(true)
+      await expectNoCsp(page, violations)
+      expect(await seriousAxe(page)).toEqual([])
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
+      await page.screenshot({
+        path: `test-artifacts/dashboard-link-qr-${name}.png`,
+        fullPage: true,
+      })
     }
   }, 120_000)
 
@@ -189,6 +148,6 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
       'The from field must be a date before or equal to to.',
     )
     expect(await page.locator('#period-from').getAttribute('aria-invalid')).toBe('true')
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
   })
 })

@@ -6,15 +6,21 @@
  * violation, no serious or critical axe-core violation, stored script payloads never run, and
  * screenshots of the forms at phone and desktop width, light and dark.
  */
-import { mkdirSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck, launchChromium } from '../support/browser.js'
-import { startServer, type TestServer } from '../support/server.js'
+import { chromiumCheck } from '../support/browser.js'
+import {
+  VIEWS,
+  expectNoCsp,
+  fillPasswordForm,
+  openPage,
+  seriousAxe,
+  startDashboard,
+  stopDashboard,
+} from '../support/dashboard-browser.js'
+import type { TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source
 
 const PASSWORD = 'dashboard password 2'
 /** If it ever ran, it would set `window.__xss`. */
@@ -39,56 +45,18 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
   const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
-    ;[s, browser] = await Promise.all([startServer(), launchChromium()])
-    origin = `http://short.test:${s.port}`
-    const [, token] = await s.process.waitFor(
-      /^(?:http:\/\/short\.test\/password\/([A-Za-z0-9_-]{43}))$/m,
-    )
-    passwordLink = `${origin}/password/${token}`
-    mkdirSync('test-artifacts', { recursive: true })
+    ;({ s, browser, origin, passwordLink } = await startDashboard())
   })
   afterAll(async () => {
-    for (const c of contexts) await c.close()
-    await browser?.close()
-    await s?.stop()
+    await stopDashboard(contexts, browser, s)
   })
 
-  async function open(options: { width?: number; dark?: boolean } = {}) {
-    const context = await browser.newContext({
-      locale: 'en-US',
-      viewport: { width: options.width ?? 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-    })
-    contexts.push(context)
-    await context.addInitScript(
-      `window.__violations = [];
-       document.addEventListener('securitypolicyviolation', (e) =>
-         window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`,
-    )
-    const page = await context.newPage()
-    const violations: string[] = []
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text())
-    })
-    page.on('dialog', (d) => {
-      violations.push(`dialog: ${d.message()}`)
-      void d.dismiss()
-    })
-    return { context, page, violations }
-  }
-
-  async function axe(page: Page): Promise<unknown[]> {
-    await page.evaluate(axeSource)
-    return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-      r.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)
-  }
+  const open = (options: { width?: number; dark?: boolean } = {}) =>
+    openPage(browser, { ...options, track: contexts })
 
   async function clean(page: Page, violations: string[]): Promise<void> {
     expect(await page.evaluate('window.__xss === undefined')).toBe(true)
-    expect(await page.evaluate('window.__violations')).toEqual([])
-    expect(violations).toEqual([])
+    await expectNoCsp(page, violations)
   }
 
   async function link(id: number): Promise<Link> {
@@ -104,14 +72,12 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
 
     const { page, violations } = await open()
     await page.goto(passwordLink)
-    await page.fill('#password', PASSWORD)
-    await page.fill('#password_confirmation', PASSWORD)
-    await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click('button[type=submit]')])
+    await fillPasswordForm(page, origin, PASSWORD)
 
     await page.goto(`${origin}/dashboard/links`)
     await Promise.all([page.waitForURL(`${origin}/dashboard/links/new`), page.click('#new-link')])
     expect(await page.locator('h1').textContent()).toBe('New link')
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
 
     await page.fill('#url', 'https://example.com/from-the-form')
     await page.fill('#alias', 'from-form')
@@ -140,7 +106,7 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
     expect(await page.inputValue('#password')).toBe('visitor secret')
     expect(await page.inputValue('#country-0-key')).toBe('DE')
     expect(await page.isChecked('label:has-text("Meta (facebook)")')).toBe(true)
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
     await clean(page, violations)
 
     // Removing the bad row (with htmx) and saving creates the link.
@@ -171,37 +137,34 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
     await Promise.all([page.waitForURL(/\?saved$/), page.click('#save-link')])
     expect(await page.locator('#link-notice').textContent()).toContain('The changes were saved:')
     expect(await link(id)).toMatchObject({ url: 'https://example.com/edited', password: true })
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
 
     // Screenshots of the edit and new forms, phone and desktop, light and dark.
     const cookies = await page.context().cookies()
-    for (const width of [390, 1280]) {
-      for (const dark of [false, true]) {
-        const name = `${width === 390 ? 'phone' : 'desktop'}-${dark ? 'dark' : 'light'}`
-        const other = await open({ width, dark })
-        await other.context.addCookies(cookies)
-        for (const [path, shot] of [
-          [`/dashboard/links/${id}`, 'edit'],
-          ['/dashboard/links/new', 'new'],
-        ] as const) {
-          await other.page.goto(`${origin}${path}`)
-          expect(await axe(other.page)).toEqual([])
-          expect(
-            await other.page.evaluate('document.documentElement.scrollWidth'),
-          ).toBeLessThanOrEqual(width)
-          await other.page.screenshot({
-            path: `test-artifacts/dashboard-link-${shot}-${name}.png`,
-            fullPage: true,
-          })
-        }
-        await other.page.goto(`${origin}/dashboard/links`)
-        expect(await axe(other.page)).toEqual([])
+    for (const { width, dark, name } of VIEWS) {
+      const other = await open({ width, dark })
+      await other.context.addCookies(cookies)
+      for (const [path, shot] of [
+        [`/dashboard/links/${id}`, 'edit'],
+        ['/dashboard/links/new', 'new'],
+      ] as const) {
+        await other.page.goto(`${origin}${path}`)
+        expect(await seriousAxe(other.page)).toEqual([])
+        expect(
+          await other.page.evaluate('document.documentElement.scrollWidth'),
+        ).toBeLessThanOrEqual(width)
         await other.page.screenshot({
-          path: `test-artifacts/dashboard-link-list-actions-${name}.png`,
+          path: `test-artifacts/dashboard-link-${shot}-${name}.png`,
           fullPage: true,
         })
-        await clean(other.page, other.violations)
       }
+      await other.page.goto(`${origin}/dashboard/links`)
+      expect(await seriousAxe(other.page)).toEqual([])
+      await other.page.screenshot({
+        path: `test-artifacts/dashboard-link-list-actions-${name}.png`,
+        fullPage: true,
+      })
+      await clean(other.page, other.violations)
     }
 
     // Bulk delete: the new link and two others, all ticked with "select all", after confirming.
@@ -227,7 +190,7 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
       page.click('#bulk-apply'),
     ])
     expect(await page.locator('h1').textContent()).toBe('Delete 3 links?')
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
     await Promise.all([
       page.waitForURL(`${origin}/dashboard/links?page=1&done=deleted-3`),
       page.click('#confirm-delete'),

@@ -5,15 +5,21 @@
  * never run; a create and a delete with JavaScript off; screenshots at phone and desktop
  * width, light and dark, into test-artifacts/.
  */
-import { mkdirSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck, launchChromium } from '../support/browser.js'
-import { startServer, type TestServer } from '../support/server.js'
+import { chromiumCheck } from '../support/browser.js'
+import {
+  VIEWS,
+  type Cookies,
+  openPage,
+  seriousAxe,
+  setFirstPassword,
+  startDashboard,
+  stopDashboard,
+} from '../support/dashboard-browser.js'
+import type { TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source
 
 const PASSWORD = 'screens password 1'
 /** Each payload, if it ever ran, would set `window.__xss`. */
@@ -21,57 +27,27 @@ const XSS = `<img src=x onerror="window.__xss=1">`
 /** A valid URL (no spaces) that carries markup. */
 const URL_XSS = 'https://example.com/?q=<script>window.__xss=2</script>'
 
-interface Violation {
-  id: string
-  impact: string
-  nodes: string[]
-}
-
 describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
   let s: TestServer
   let browser: Browser
   let origin: string
-  let cookies: Awaited<ReturnType<BrowserContext['cookies']>>
+  let passwordLink: string
+  let cookies: Cookies
   const contexts: BrowserContext[] = []
 
-  async function open(
-    options: { width?: number; dark?: boolean; javaScript?: boolean } = {},
-  ): Promise<{ page: Page; violations: string[] }> {
-    const context = await browser.newContext({
-      locale: 'en-US',
-      viewport: { width: options.width ?? 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-      javaScriptEnabled: options.javaScript ?? true,
+  // These screens are checked for CSP refusals in the console only.
+  const open = (options: { width?: number; dark?: boolean; javaScript?: boolean } = {}) =>
+    openPage(browser, {
+      width: options.width,
+      dark: options.dark,
+      context: { javaScriptEnabled: options.javaScript ?? true },
+      cookies,
+      cspEvents: false,
+      track: contexts,
     })
-    contexts.push(context)
-    if (cookies) await context.addCookies(cookies)
-    const page = await context.newPage()
-    const violations: string[] = []
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text())
-    })
-    page.on('dialog', (d) => {
-      violations.push(`dialog: ${d.message()}`)
-      void d.dismiss()
-    })
-    return { page, violations }
-  }
-
-  async function axe(page: Page): Promise<Violation[]> {
-    await page.evaluate(axeSource)
-    return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-      r.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)
-  }
 
   beforeAll(async () => {
-    ;[s, browser] = await Promise.all([startServer(), launchChromium()])
-    origin = `http://short.test:${s.port}`
-    const [, token] = await s.process.waitFor(
-      /^(?:http:\/\/short\.test\/password\/([A-Za-z0-9_-]{43}))$/m,
-    )
-    mkdirSync('test-artifacts', { recursive: true })
+    ;({ s, browser, origin, passwordLink } = await startDashboard())
     // Stored payloads in every kind of row these screens show.
     expect(
       (await s.api('POST', '/pixels', { name: XSS.slice(0, 32), type: 'facebook', value: '123' }))
@@ -97,16 +73,11 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
       ).status,
     ).toBe(201)
     const { page } = await open()
-    await page.goto(`${origin}/password/${token}`)
-    await page.fill('#password', PASSWORD)
-    await page.fill('#password_confirmation', PASSWORD)
-    await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click('button[type=submit]')])
+    await setFirstPassword(page, passwordLink, PASSWORD)
     cookies = await page.context().cookies()
   })
   afterAll(async () => {
-    for (const c of contexts) await c.close()
-    await browser?.close()
-    await s?.stop()
+    await stopDashboard(contexts, browser, s)
   })
 
   it('every screen: no axe or CSP violation, payloads shown as text and never run', async () => {
@@ -114,7 +85,7 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
     const check = async (path: string, heading: string) => {
       await page.goto(`${origin}${path}`)
       expect(await page.locator('h1').textContent()).toBe(heading)
-      expect(await axe(page), path).toEqual([])
+      expect(await seriousAxe(page), path).toEqual([])
       expect(await page.evaluate('window.__xss === undefined')).toBe(true)
     }
     await check('/dashboard/pixels', 'Pixels')
@@ -150,7 +121,7 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
       'The value field must only contain letters, numbers, dashes, and underscores.',
     )
     expect(await page.inputValue('#value')).toBe('not valid!')
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
 
     // A new API key, shown once.
     await page.goto(`${origin}/dashboard/account`)
@@ -159,7 +130,7 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
     await page.waitForSelector('#new-key')
     expect(await page.locator('#key-heading').textContent()).toBe(XSS)
     expect(await page.inputValue('#new-key')).toMatch(/^[A-Za-z0-9_-]{20,}$/)
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
     await page.goto(`${origin}/dashboard/account`)
     expect(await page.locator('#keys tbody tr').count()).toBe(2)
     expect(await page.evaluate('window.__xss === undefined')).toBe(true)
@@ -199,24 +170,21 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
       ['account', '/dashboard/account'],
       ['admin', '/dashboard/admin'],
     ]
-    for (const width of [390, 1280]) {
-      for (const dark of [false, true]) {
-        const name = `${width === 390 ? 'phone' : 'desktop'}-${dark ? 'dark' : 'light'}`
-        const { page, violations } = await open({ width, dark })
-        for (const [screen, path] of screens) {
-          await page.goto(`${origin}${path}`)
-          expect(await axe(page), `${screen} ${name}`).toEqual([])
-          await page.screenshot({
-            path: `test-artifacts/dashboard-${screen}-${name}.png`,
-            fullPage: true,
-          })
-          expect(
-            await page.evaluate('document.documentElement.scrollWidth'),
-            `${screen} ${name}`,
-          ).toBeLessThanOrEqual(width)
-        }
-        expect(violations).toEqual([])
+    for (const { width, dark, name } of VIEWS) {
+      const { page, violations } = await open({ width, dark })
+      for (const [screen, path] of screens) {
+        await page.goto(`${origin}${path}`)
+        expect(await seriousAxe(page), `${screen} ${name}`).toEqual([])
+        await page.screenshot({
+          path: `test-artifacts/dashboard-${screen}-${name}.png`,
+          fullPage: true,
+        })
+        expect(
+          await page.evaluate('document.documentElement.scrollWidth'),
+          `${screen} ${name}`,
+        ).toBeLessThanOrEqual(width)
       }
+      expect(violations).toEqual([])
     }
   }, 180_000)
 })

@@ -4,16 +4,22 @@
  * htmx loaded with eval off, no serious or critical axe-core violation, stored script payloads
  * shown as text and never run, and screenshots at phone and desktop width, light and dark.
  */
-import { mkdirSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import SQLite from 'better-sqlite3'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck, launchChromium } from '../support/browser.js'
-import { BROWSER_UA, eventually, startServer, type TestServer } from '../support/server.js'
+import { chromiumCheck } from '../support/browser.js'
+import {
+  VIEWS,
+  expectNoCsp,
+  fillPasswordForm,
+  openPage,
+  seriousAxe,
+  startDashboard,
+  stopDashboard,
+} from '../support/dashboard-browser.js'
+import { BROWSER_UA, eventually, type TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source
 
 const PASSWORD = 'dashboard password 1'
 /** Each payload, if it ever ran, would set `window.__xss`. */
@@ -21,12 +27,6 @@ const PAYLOADS = {
   title: `<script>window.__xss='title'</script><img src=x onerror="window.__xss='title-img'">`,
   space: `<img src=x onerror=__xss=1>`,
   name: `<svg onload="window.__xss='name'"></svg>"'&`,
-}
-
-interface Violation {
-  id: string
-  impact: string
-  nodes: string[]
 }
 
 describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
@@ -37,58 +37,14 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
   const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
-    ;[s, browser] = await Promise.all([startServer(), launchChromium()])
-    origin = `http://short.test:${s.port}`
-    const [, token] = await s.process.waitFor(
-      /^(?:http:\/\/short\.test\/password\/([A-Za-z0-9_-]{43}))$/m,
-    )
-    passwordLink = `${origin}/password/${token}`
-    mkdirSync('test-artifacts', { recursive: true })
+    ;({ s, browser, origin, passwordLink } = await startDashboard())
   })
   afterAll(async () => {
-    for (const c of contexts) await c.close()
-    await browser?.close()
-    await s?.stop()
+    await stopDashboard(contexts, browser, s)
   })
 
-  async function open(
-    options: { width?: number; dark?: boolean } = {},
-  ): Promise<{ context: BrowserContext; page: Page; violations: string[] }> {
-    const context = await browser.newContext({
-      locale: 'en-US',
-      viewport: { width: options.width ?? 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-    })
-    contexts.push(context)
-    // Records CSP violations (added by the browser driver, outside the page's CSP).
-    await context.addInitScript(
-      `window.__violations = [];
-       document.addEventListener('securitypolicyviolation', (e) =>
-         window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`,
-    )
-    const page = await context.newPage()
-    const violations: string[] = []
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text())
-    })
-    page.on('dialog', (d) => {
-      violations.push(`dialog: ${d.message()}`)
-      void d.dismiss()
-    })
-    return { context, page, violations }
-  }
-
-  async function axe(page: Page): Promise<Violation[]> {
-    await page.evaluate(axeSource)
-    return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-      r.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)
-  }
-
-  async function pageViolations(page: Page): Promise<string[]> {
-    return page.evaluate('window.__violations')
-  }
+  const open = (options: { width?: number; dark?: boolean } = {}) =>
+    openPage(browser, { ...options, track: contexts })
 
   it('first user: one-time link → password → overview; sign out and in by keyboard; nothing stored runs', async () => {
     // Stored values with script payloads, in every field the overview shows.
@@ -119,9 +75,7 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
     const { page, violations } = await open()
     await page.goto(passwordLink)
     expect(await page.locator('h1').textContent()).toBe('Set your password')
-    await page.fill('#password', PASSWORD)
-    await page.fill('#password_confirmation', PASSWORD)
-    await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click('button[type=submit]')])
+    await fillPasswordForm(page, origin, PASSWORD)
     expect(await page.locator('h1').textContent()).toBe('Overview')
 
     // Sign out, then in again with the keyboard only.
@@ -149,9 +103,8 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
     expect(await page.evaluate('typeof window.htmx')).toBe('object')
     expect(await page.evaluate('window.htmx.config.allowEval')).toBe(false)
     expect(await page.evaluate('window.htmx.config.includeIndicatorStyles')).toBe(false)
-    expect(await pageViolations(page)).toEqual([])
-    expect(violations).toEqual([])
-    expect(await axe(page)).toEqual([])
+    await expectNoCsp(page, violations)
+    expect(await seriousAxe(page)).toEqual([])
 
     // Keyboard: the first Tab reaches the skip link, which moves focus to the content.
     await page.keyboard.press('Tab')
@@ -162,51 +115,46 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
     // Account and admin pages: no violation either.
     for (const path of ['/dashboard/account', '/dashboard/admin']) {
       await page.goto(`${origin}${path}`)
-      expect(await axe(page)).toEqual([])
+      expect(await seriousAxe(page)).toEqual([])
       expect(await page.evaluate('window.__xss === undefined')).toBe(true)
     }
-    expect(await pageViolations(page)).toEqual([])
-    expect(violations).toEqual([])
+    await expectNoCsp(page, violations)
 
     // Screenshots of sign-in and the overview: phone and desktop, light and dark.
     const cookies = await page.context().cookies()
-    for (const width of [390, 1280]) {
-      for (const dark of [false, true]) {
-        const name = `${width === 390 ? 'phone' : 'desktop'}-${dark ? 'dark' : 'light'}`
-        const anonymous = await open({ width, dark })
-        await anonymous.page.goto(`${origin}/login`)
-        expect(await axe(anonymous.page)).toEqual([])
-        await anonymous.page.screenshot({ path: `test-artifacts/dashboard-login-${name}.png` })
-        const signed = await open({ width, dark })
-        await signed.context.addCookies(cookies)
-        await signed.page.goto(`${origin}/dashboard`)
-        expect(await signed.page.locator('h1').textContent()).toBe('Overview')
-        expect(await axe(signed.page)).toEqual([])
-        await signed.page.screenshot({
-          path: `test-artifacts/dashboard-overview-${name}.png`,
-          fullPage: true,
-        })
-        // Nothing wider than the screen at phone width.
-        expect(
-          await signed.page.evaluate('document.documentElement.scrollWidth'),
-        ).toBeLessThanOrEqual(width)
-        await signed.page.goto(`${origin}/dashboard/links?sort_by=clicks`)
-        expect(await signed.page.locator('#links tbody tr').count()).toBe(2)
-        expect(await signed.page.locator('#links .link-title').first().textContent()).toBe(
-          PAYLOADS.title,
-        )
-        expect(await axe(signed.page)).toEqual([])
-        await signed.page.screenshot({
-          path: `test-artifacts/dashboard-links-${name}.png`,
-          fullPage: true,
-        })
-        expect(
-          await signed.page.evaluate('document.documentElement.scrollWidth'),
-        ).toBeLessThanOrEqual(width)
-        expect(await signed.page.evaluate('window.__xss === undefined')).toBe(true)
-        expect(await pageViolations(signed.page)).toEqual([])
-        expect(signed.violations).toEqual([])
-      }
+    for (const { width, dark, name } of VIEWS) {
+      const anonymous = await open({ width, dark })
+      await anonymous.page.goto(`${origin}/login`)
+      expect(await seriousAxe(anonymous.page)).toEqual([])
+      await anonymous.page.screenshot({ path: `test-artifacts/dashboard-login-${name}.png` })
+      const signed = await open({ width, dark })
+      await signed.context.addCookies(cookies)
+      await signed.page.goto(`${origin}/dashboard`)
+      expect(await signed.page.locator('h1').textContent()).toBe('Overview')
+      expect(await seriousAxe(signed.page)).toEqual([])
+      await signed.page.screenshot({
+        path: `test-artifacts/dashboard-overview-${name}.png`,
+        fullPage: true,
+      })
+      // Nothing wider than the screen at phone width.
+      expect(
+        await signed.page.evaluate('document.documentElement.scrollWidth'),
+      ).toBeLessThanOrEqual(width)
+      await signed.page.goto(`${origin}/dashboard/links?sort_by=clicks`)
+      expect(await signed.page.locator('#links tbody tr').count()).toBe(2)
+      expect(await signed.page.locator('#links .link-title').first().textContent()).toBe(
+        PAYLOADS.title,
+      )
+      expect(await seriousAxe(signed.page)).toEqual([])
+      await signed.page.screenshot({
+        path: `test-artifacts/dashboard-links-${name}.png`,
+        fullPage: true,
+      })
+      expect(
+        await signed.page.evaluate('document.documentElement.scrollWidth'),
+      ).toBeLessThanOrEqual(width)
+      expect(await signed.page.evaluate('window.__xss === undefined')).toBe(true)
+      await expectNoCsp(signed.page, signed.violations)
     }
   }, 120_000)
 

@@ -5,27 +5,36 @@
  * violation, no serious or critical axe-core violation, and screenshots at phone and desktop
  * width, light and dark, with nothing wider than the screen.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck, launchChromium } from '../support/browser.js'
-import { startServer, type TestServer } from '../support/server.js'
+import { chromiumCheck } from '../support/browser.js'
+import {
+  VIEWS,
+  type Cookies,
+  expectNoCsp,
+  openPage,
+  seriousAxe,
+  setFirstPassword,
+  startDashboard,
+  stopDashboard,
+} from '../support/dashboard-browser.js'
+import type { TestServer } from '../support/server.js'
 import { phpShortApi, sourceApi, type SourceApi } from '../support/source-apis.js'
 
 const chromium = chromiumCheck()
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source
 const PASSWORD = 'imports password 1'
 
 describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
   let s: TestServer
   let browser: Browser
   let origin: string
+  let passwordLink: string
   let api: SourceApi
   let dir: string
-  let cookies: Awaited<ReturnType<BrowserContext['cookies']>>
+  let cookies: Cookies
   const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
@@ -43,66 +52,36 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
       await new Promise((r) => setTimeout(r, 700))
       return answer(url, request)
     })
-    ;[s, browser] = await Promise.all([
-      startServer({ IMPORT_ALLOWED_HOSTS: '127.0.0.1' }),
-      launchChromium(),
-    ])
-    origin = `http://short.test:${s.port}`
+    ;({ s, browser, origin, passwordLink } = await startDashboard({
+      IMPORT_ALLOWED_HOSTS: '127.0.0.1',
+    }))
     dir = mkdtempSync(join(tmpdir(), 'slink-import-browser-'))
-    mkdirSync('test-artifacts', { recursive: true })
-    const [, token] = await s.process.waitFor(
-      /^(?:http:\/\/short\.test\/password\/([A-Za-z0-9_-]{43}))$/m,
-    )
     const { page } = await open()
-    await page.goto(`${origin}/password/${token}`)
-    await page.fill('#password', PASSWORD)
-    await page.fill('#password_confirmation', PASSWORD)
-    await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click('button[type=submit]')])
+    await setFirstPassword(page, passwordLink, PASSWORD)
     cookies = await page.context().cookies()
   })
   afterAll(async () => {
-    for (const c of contexts) await c.close()
-    await browser?.close()
-    await s?.stop()
+    await stopDashboard(contexts, browser, s)
     await api?.close()
     rmSync(dir, { recursive: true, force: true })
   })
 
-  async function open(options: { width?: number; dark?: boolean; signedIn?: boolean } = {}) {
-    const context = await browser.newContext({
-      locale: 'en-US',
-      viewport: { width: options.width ?? 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-      acceptDownloads: true,
+  // Dialogs are left to the browser's default here; downloads are accepted for the export.
+  const open = (options: { width?: number; dark?: boolean; signedIn?: boolean } = {}) =>
+    openPage(browser, {
+      width: options.width,
+      dark: options.dark,
+      context: { acceptDownloads: true },
+      cookies: options.signedIn ? cookies : undefined,
+      dialogs: false,
+      track: contexts,
     })
-    contexts.push(context)
-    if (options.signedIn) await context.addCookies(cookies)
-    await context.addInitScript(
-      `window.__violations = [];
-       document.addEventListener('securitypolicyviolation', (e) =>
-         window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`,
-    )
-    const page = await context.newPage()
-    const violations: string[] = []
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text())
-    })
-    return { context, page, violations }
-  }
-
-  async function axe(page: Page): Promise<unknown[]> {
-    await page.evaluate(axeSource)
-    return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-      r.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)
-  }
 
   it('a file chosen in the form is imported; an API import refreshes itself until done; the export downloads', async () => {
     const { page, violations } = await open({ signedIn: true })
     await page.goto(`${origin}/dashboard/imports`)
     expect(await page.locator('h1').textContent()).toBe('Imports')
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
 
     // A file, as the browser sends it.
     const file = join(dir, 'links.csv')
@@ -156,31 +135,22 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
     expect(lines).toHaveLength(2)
     expect(lines[1]).toMatch(/^https:\/\/example\.com\/a,file-a,A,/)
 
-    expect(await page.evaluate('window.__violations')).toEqual([])
-    expect(violations).toEqual([])
+    await expectNoCsp(page, violations)
   }, 120_000)
 
   it('both pages: no axe violation, nothing wider than a phone, screenshots light and dark', async () => {
-    for (const width of [390, 1280]) {
-      for (const dark of [false, true]) {
-        const name = `${width === 390 ? 'phone' : 'desktop'}-${dark ? 'dark' : 'light'}`
-        const { page, violations } = await open({ width, dark, signedIn: true })
-        await page.goto(`${origin}/dashboard/imports`)
-        expect(await axe(page)).toEqual([])
-        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
-          width,
-        )
-        await page.screenshot({ path: `test-artifacts/imports-list-${name}.png`, fullPage: true })
-        await page.click('#imports tbody tr:last-child a')
-        await page.waitForSelector('#import-status')
-        expect(await axe(page)).toEqual([])
-        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
-          width,
-        )
-        await page.screenshot({ path: `test-artifacts/imports-one-${name}.png`, fullPage: true })
-        expect(await page.evaluate('window.__violations')).toEqual([])
-        expect(violations).toEqual([])
-      }
+    for (const { width, dark, name } of VIEWS) {
+      const { page, violations } = await open({ width, dark, signedIn: true })
+      await page.goto(`${origin}/dashboard/imports`)
+      expect(await seriousAxe(page)).toEqual([])
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
+      await page.screenshot({ path: `test-artifacts/imports-list-${name}.png`, fullPage: true })
+      await page.click('#imports tbody tr:last-child a')
+      await page.waitForSelector('#import-status')
+      expect(await seriousAxe(page)).toEqual([])
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
+      await page.screenshot({ path: `test-artifacts/imports-one-${name}.png`, fullPage: true })
+      await expectNoCsp(page, violations)
     }
   }, 120_000)
 })

@@ -8,20 +8,20 @@
  * answer "not found". Every page is free of CSP violations; screenshots of each step go to
  * test-artifacts/journey-*.png.
  */
-import { mkdirSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumCheck, startDestination, type Destination } from '../support/browser.js'
 import {
-  chromiumCheck,
-  launchChromium,
-  startDestination,
-  type Destination,
-} from '../support/browser.js'
-import { BROWSER_UA, eventually, startServer, type TestServer } from '../support/server.js'
+  expectNoCsp,
+  openPage,
+  seriousAxe,
+  setFirstPassword,
+  startDashboard,
+  stopDashboard,
+} from '../support/dashboard-browser.js'
+import { BROWSER_UA, eventually, type TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source
 
 const EMAIL = 'admin@localhost'
 const PASSWORD = 'journey password 1'
@@ -48,70 +48,28 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
   const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
-    ;[s, browser, destination] = await Promise.all([
-      startServer({ TRUST_PROXY: 'true' }),
-      launchChromium(),
+    ;[{ s, browser, origin, passwordLink }, destination] = await Promise.all([
+      startDashboard({ TRUST_PROXY: 'true' }),
       startDestination(),
     ])
-    origin = `http://short.test:${s.port}`
-    const [, token] = await s.process.waitFor(
-      /^(?:http:\/\/short\.test\/password\/([A-Za-z0-9_-]{43}))$/m,
-    )
-    passwordLink = `${origin}/password/${token}`
-    mkdirSync('test-artifacts', { recursive: true })
   })
   afterAll(async () => {
-    for (const c of contexts) await c.close()
-    await browser?.close()
+    await stopDashboard(contexts, browser, s)
     await destination?.close()
-    await s?.stop()
   })
 
   /** A new browser context that records CSP violations and any dialog. */
-  async function open(
-    options: { width?: number; dark?: boolean; visitor?: boolean } = {},
-  ): Promise<{ context: BrowserContext; page: Page; violations: string[] }> {
-    const context = await browser.newContext({
-      locale: 'en-US',
-      viewport: { width: options.width ?? 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
+  const open = (options: { width?: number; dark?: boolean; visitor?: boolean } = {}) =>
+    openPage(browser, {
+      width: options.width,
+      dark: options.dark,
       // A visitor is a desktop Chrome (headless Chromium's own User-Agent is, rightly, a
       // bot's, whose visits are not counted) behind a proxy that names its French address.
-      ...(options.visitor
+      context: options.visitor
         ? { userAgent: BROWSER_UA, extraHTTPHeaders: { 'x-forwarded-for': FRENCH_VISITOR } }
-        : {}),
+        : {},
+      track: contexts,
     })
-    contexts.push(context)
-    await context.addInitScript(
-      `window.__violations = [];
-       document.addEventListener('securitypolicyviolation', (e) =>
-         window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`,
-    )
-    const page = await context.newPage()
-    const violations: string[] = []
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text())
-    })
-    page.on('dialog', (d) => {
-      violations.push(`dialog: ${d.message()}`)
-      void d.dismiss()
-    })
-    return { context, page, violations }
-  }
-
-  async function clean(page: Page, violations: string[]): Promise<void> {
-    expect(await page.evaluate('window.__violations')).toEqual([])
-    expect(violations).toEqual([])
-  }
-
-  /** Serious and critical axe-core violations of the page as it is now. */
-  async function axe(page: Page): Promise<unknown[]> {
-    await page.evaluate(axeSource)
-    return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-      r.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)
-  }
 
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: `test-artifacts/journey-${name}.png`, fullPage: true })
@@ -138,13 +96,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
   it('sign in → pixel → protected, targeted link → French visit → statistics → edit → bulk delete', async () => {
     // The first user's one-time link sets the password the journey signs in with.
     const first = await open()
-    await first.page.goto(passwordLink)
-    await first.page.fill('#password', PASSWORD)
-    await first.page.fill('#password_confirmation', PASSWORD)
-    await Promise.all([
-      first.page.waitForURL(`${origin}/dashboard`),
-      first.page.click('button[type=submit]'),
-    ])
+    await setFirstPassword(first.page, passwordLink, PASSWORD)
     await first.context.close()
 
     // Sign in: the dashboard sends a stranger to the sign-in form.
@@ -172,7 +124,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     expect(await page.locator('#notice').textContent()).toBe('Pixel created.')
     expect(await page.locator('#items tbody tr').count()).toBe(1)
     expect(await page.locator('#items tbody tr strong').textContent()).toBe('Journey pixel')
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
     await shot(page, '02-pixel')
     const pixels = await s.api('GET', '/pixels')
     const [pixel] = (pixels.json as { data: { id: number; type: string; value: string }[] }).data
@@ -188,7 +140,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     await page.selectOption('#target_type', { label: 'Country' })
     await page.selectOption('#country-0-key', { label: 'France (FR)' })
     await page.fill('#country-0-value', `${destination.origin}/fr`)
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
     await shot(page, '03-new-link')
     await Promise.all([
       page.waitForURL(/\/dashboard\/links\/\d+\?created$/),
@@ -204,7 +156,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
       country_target: [{ key: 'FR', value: `${destination.origin}/fr` }],
       pixels: [{ id: pixel!.id, type: 'facebook', value: '1234567890' }],
     })
-    await clean(page, violations)
+    await expectNoCsp(page, violations)
 
     // A visitor from France: the password form, a wrong password, then the right one.
     const visitor = await open({ visitor: true })
@@ -233,7 +185,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     ])
     expect(wrong.status()).toBe(200)
     expect(await visitor.page.locator('.error').textContent()).toBe('The password is not correct.')
-    expect(await axe(visitor.page)).toEqual([])
+    expect(await seriousAxe(visitor.page)).toEqual([])
     await shot(visitor.page, '04-visitor-password')
 
     await visitor.page.fill('#password', LINK_PASSWORD)
@@ -263,7 +215,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     ])
     expect(await visitor.page.locator('h1').textContent()).toBe('Landed on /fr')
     expect(destination.visits).toEqual(['/fr'])
-    await clean(visitor.page, visitor.violations)
+    await expectNoCsp(visitor.page, visitor.violations)
 
     // The click is written in the background: the statistics show it once it is.
     const stats = `${origin}/dashboard/links/${id}/stats`
@@ -284,8 +236,8 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     expect(await page.locator('#map-countries path[data-country="FR"] title').textContent()).toBe(
       'France: 1 click',
     )
-    await clean(page, violations)
-    expect(await axe(page)).toEqual([])
+    await expectNoCsp(page, violations)
+    expect(await seriousAxe(page)).toEqual([])
     await shot(page, '05-stats')
     // The same page at phone width, in dark mode.
     const phone = await open({ width: 390, dark: true })
@@ -295,9 +247,9 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     expect(await phone.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
       390,
     )
-    expect(await axe(phone.page)).toEqual([])
+    expect(await seriousAxe(phone.page)).toEqual([])
     await shot(phone.page, '05-stats-phone-dark')
-    await clean(phone.page, phone.violations)
+    await expectNoCsp(phone.page, phone.violations)
 
     // Edit: a new destination; the password, the rule and the pixel stay.
     await page.goto(`${origin}/dashboard/links/${id}`)
@@ -338,7 +290,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
       'http://short.test/journey-2',
       'http://short.test/journey-3',
     ])
-    expect(await axe(page)).toEqual([])
+    expect(await seriousAxe(page)).toEqual([])
     await shot(page, '08-confirm-delete')
     await Promise.all([
       page.waitForURL(`${origin}/dashboard/links?page=1&done=deleted-3`),
@@ -348,7 +300,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     expect(await page.locator('#links-count').textContent()).toBe('No links match.')
     expect(await page.locator('#links').count()).toBe(0)
     await shot(page, '09-deleted')
-    await clean(page, violations)
+    await expectNoCsp(page, violations)
     for (const gone of [id, ...others])
       expect((await s.api('GET', `/links/${gone}`)).status).toBe(404)
 

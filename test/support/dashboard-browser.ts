@@ -1,0 +1,174 @@
+/**
+ * The scaffolding the dashboard's Chromium suites share: `slink serve` and Chromium started
+ * together and stopped, the first user's one-time link, a page in a fresh context at a given width and colour scheme that records CSP violations
+ * and dialogs, setting the first password through its form, serious and critical axe-core
+ * violations, and the four views (phone and desktop, light and dark) the screenshots cover.
+ */
+import { mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
+import { expect } from 'vitest'
+import { launchChromium } from './browser.js'
+import { startServer, type TestServer } from './server.js'
+
+const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source
+
+/** A signed-in session, to hand to another context. */
+export type Cookies = Awaited<ReturnType<BrowserContext['cookies']>>
+
+export interface AxeViolation {
+  id: string
+  impact: string
+  nodes: string[]
+}
+
+/** The views every screenshot loop covers, phone before desktop, light before dark. */
+export const VIEWS: readonly { width: number; dark: boolean; name: string }[] = [390, 1280]
+  .flatMap((width) => [false, true].map((dark) => ({ width, dark })))
+  .map(({ width, dark }) => ({
+    width,
+    dark,
+    name: `${width === 390 ? 'phone' : 'desktop'}-${dark ? 'dark' : 'light'}`,
+  }))
+
+/**
+ * Waits for `slink serve` to print the first user's one-time link; answers it on the test's
+ * origin (the server prints it with the configured short domain, without the port).
+ */
+export async function firstUserLink(s: TestServer): Promise<string> {
+  const [, token] = await s.process.waitFor(
+    /^(?:http:\/\/short\.test\/password\/([A-Za-z0-9_-]{43}))$/m,
+  )
+  return `http://short.test:${s.port}/password/${token}`
+}
+
+export interface Dashboard {
+  s: TestServer
+  browser: Browser
+  /** `http://short.test:<port>`: the short domain, resolved to loopback by Chromium. */
+  origin: string
+  /** The first user's one-time link, on `origin`. */
+  passwordLink: string
+}
+
+/** `slink serve` with these settings and Chromium, started together; test-artifacts/ made. */
+export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
+  const [s, browser] = await Promise.all([startServer(env), launchChromium()])
+  mkdirSync('test-artifacts', { recursive: true })
+  try {
+    return {
+      s,
+      browser,
+      origin: `http://short.test:${s.port}`,
+      passwordLink: await firstUserLink(s),
+    }
+  } catch (error) {
+    // The suite never sees them, so its afterAll could not stop them.
+    await browser.close()
+    await s.stop()
+    throw error
+  }
+}
+
+/** Closes the suite's contexts, then Chromium, then the server (any may be missing). */
+export async function stopDashboard(
+  contexts: BrowserContext[],
+  browser: Browser | undefined,
+  s: TestServer | undefined,
+): Promise<void> {
+  for (const c of contexts) await c.close()
+  await browser?.close()
+  await s?.stop()
+}
+
+export interface OpenOptions {
+  /** Viewport width; the height is always 900. Default 1280. */
+  width?: number
+  dark?: boolean
+  /** Added to the context before the page opens (a signed-in session). */
+  cookies?: Cookies
+  /** Anything else the context needs (JavaScript off, a visitor's User-Agent, downloads). */
+  context?: BrowserContextOptions
+  /** Record `securitypolicyviolation` events in `window.__violations`. Default true. */
+  cspEvents?: boolean
+  /** Record and dismiss any dialog (a payload's `alert` would show as one). Default true. */
+  dialogs?: boolean
+  /** The suite's list of contexts, closed in its `afterAll`. */
+  track?: BrowserContext[]
+}
+
+export interface Opened {
+  context: BrowserContext
+  page: Page
+  /** CSP refusals from the console, and any dialog. */
+  violations: string[]
+}
+
+/** A page in a new context that records CSP violations and any dialog. */
+export async function openPage(browser: Browser, options: OpenOptions = {}): Promise<Opened> {
+  const context = await browser.newContext({
+    locale: 'en-US',
+    viewport: { width: options.width ?? 1280, height: 900 },
+    colorScheme: options.dark ? 'dark' : 'light',
+    ...options.context,
+  })
+  options.track?.push(context)
+  if (options.cookies) await context.addCookies(options.cookies)
+  if (options.cspEvents ?? true) {
+    // Added by the browser driver, outside the page's CSP, so the nonce does not apply to it.
+    await context.addInitScript(
+      `window.__violations = [];
+       document.addEventListener('securitypolicyviolation', (e) =>
+         window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`,
+    )
+  }
+  const page = await context.newPage()
+  const violations: string[] = []
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text())
+  })
+  if (options.dialogs ?? true) {
+    page.on('dialog', (d) => {
+      violations.push(`dialog: ${d.message()}`)
+      void d.dismiss()
+    })
+  }
+  return { context, page, violations }
+}
+
+/** The `securitypolicyviolation` events the page has seen (see `cspEvents`). */
+export function cspEvents(page: Page): Promise<string[]> {
+  return page.evaluate('window.__violations')
+}
+
+/** Neither a `securitypolicyviolation` event nor a console refusal or dialog so far. */
+export async function expectNoCsp(page: Page, violations: string[]): Promise<void> {
+  expect(await cspEvents(page)).toEqual([])
+  expect(violations).toEqual([])
+}
+
+/** Serious and critical axe-core violations of the page as it is now. */
+export async function seriousAxe(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(axeSource)
+  return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+      r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)
+}
+
+/** Sets the first user's password through the one-time link's form; lands on the Overview. */
+export async function setFirstPassword(page: Page, link: string, password: string): Promise<void> {
+  await page.goto(link)
+  await fillPasswordForm(page, new URL(link).origin, password)
+}
+
+/** Fills the set-password form already open on `page` and submits it. */
+export async function fillPasswordForm(
+  page: Page,
+  origin: string,
+  password: string,
+): Promise<void> {
+  await page.fill('#password', password)
+  await page.fill('#password_confirmation', password)
+  await Promise.all([page.waitForURL(`${origin}/dashboard`), page.click('button[type=submit]')])
+}
