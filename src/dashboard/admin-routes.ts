@@ -25,7 +25,7 @@ import {
 import { forbiddenPage } from './public-pages.js'
 import { dashboardNotFoundPage } from './resource-pages.js'
 
-/** The new-user form's schema, seen as any form's (its role is a string enum). */
+/** The new-user form's schema, typed like every other form's (its role is a string enum). */
 const NEW_USER: TObject = NewUserBody
 
 const NOTICES: Record<string, string> = {
