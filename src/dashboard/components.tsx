@@ -55,3 +55,24 @@ export function Card(props: { title: string; children: ComponentChildren }) {
     </main>
   )
 }
+
+/** A select of a list's filter form (`filter-<name>`): the links list and the resource lists. */
+export function FilterSelect(props: {
+  name: string
+  label: string
+  value: string
+  options: readonly (readonly [string, string])[]
+}) {
+  return (
+    <div class="filter">
+      <label for={`filter-${props.name}`}>{props.label}</label>
+      <select id={`filter-${props.name}`} name={props.name}>
+        {props.options.map(([value, text]) => (
+          <option key={value} value={value} selected={value === props.value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}

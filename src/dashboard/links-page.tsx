@@ -9,6 +9,7 @@ import type { RenderedPage } from '../pages/layout.js'
 import { safeHref } from '../pages/safe-values.js'
 import { PER_PAGE } from '../shared/schema.js'
 import { BulkBar, RowActions, SelectAll, SelectLink, ShortLink } from './link-row-actions.js'
+import { FilterSelect } from './components.js'
 import { dashboardPage, type Viewer } from './shell.js'
 
 const numbers = new Intl.NumberFormat('en-US')
@@ -34,26 +35,6 @@ export function linkStatus(link: LinkRecord, now: number): 'active' | 'expired' 
   if (link.ends_at !== null && Date.parse(link.ends_at) <= now) return 'expired'
   if (link.expiration_clicks && link.clicks >= link.expiration_clicks) return 'expired'
   return 'active'
-}
-
-function Select(props: {
-  name: string
-  label: string
-  value: string
-  options: readonly (readonly [string, string])[]
-}) {
-  return (
-    <div class="filter">
-      <label for={`filter-${props.name}`}>{props.label}</label>
-      <select id={`filter-${props.name}`} name={props.name}>
-        {props.options.map(([value, text]) => (
-          <option key={value} value={value} selected={value === props.value}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
-  )
 }
 
 function pageHref(search: URLSearchParams, page: number): string {
@@ -95,7 +76,7 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
             <label for="filter-search">Search</label>
             <input id="filter-search" type="search" name="search" value={query.search ?? ''} />
           </div>
-          <Select
+          <FilterSelect
             name="search_by"
             label="In"
             value={query.search_by ?? 'title'}
@@ -105,7 +86,7 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
               ['url', 'Destination'],
             ]}
           />
-          <Select
+          <FilterSelect
             name="status"
             label="Status"
             value={String(query.status ?? 0)}
@@ -116,7 +97,7 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
               ['3', 'Disabled'],
             ]}
           />
-          <Select
+          <FilterSelect
             name="space_id"
             label="Space"
             value={query.space_id === undefined ? '' : String(query.space_id)}
@@ -126,7 +107,7 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
               ...input.spaces.map((s) => [String(s.id), s.name] as const),
             ]}
           />
-          <Select
+          <FilterSelect
             name="sort_by"
             label="Sort by"
             value={query.sort_by ?? 'id'}
@@ -138,7 +119,7 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
               ['url', 'Destination'],
             ]}
           />
-          <Select
+          <FilterSelect
             name="sort"
             label="Order"
             value={query.sort ?? 'desc'}
@@ -147,7 +128,7 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
               ['asc', 'Ascending'],
             ]}
           />
-          <Select
+          <FilterSelect
             name="per_page"
             label="Rows"
             value={String(input.perPage)}

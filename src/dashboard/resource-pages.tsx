@@ -9,7 +9,7 @@ import type { ComponentChildren } from 'preact'
 import type { RenderedPage } from '../pages/layout.js'
 import { PER_PAGE } from '../shared/schema.js'
 import type { FieldMessages } from '../shared/errors.js'
-import { CsrfField } from './components.js'
+import { CsrfField, FilterSelect } from './components.js'
 import { dashboardPage, type Section, type Viewer } from './shell.js'
 
 const numbers = new Intl.NumberFormat('en-US')
@@ -100,20 +100,6 @@ function FieldError(props: { id: string; messages: string[] }) {
   )
 }
 
-function Filter(props: { name: string; label: string; value: string; choices: Choices }) {
-  return (
-    <div class="filter">
-      <SelectField
-        id={`filter-${props.name}`}
-        name={props.name}
-        label={props.label}
-        value={props.value}
-        choices={props.choices}
-      />
-    </div>
-  )
-}
-
 function Notice(props: { text: string | null }) {
   return props.text ? (
     <p class="notice" role="status" id="notice">
@@ -160,37 +146,37 @@ export function resourceListPage<Row extends { id: number }>(
             <input id="filter-search" type="search" name="search" value={text('search')} />
           </div>
           {(view.filters ?? []).map((f) => (
-            <Filter
+            <FilterSelect
               key={f.name}
               name={f.name}
               label={f.label}
               value={text(f.name)}
-              choices={[['', 'All'], ...f.choices]}
+              options={[['', 'All'], ...f.choices]}
             />
           ))}
-          <Filter
+          <FilterSelect
             name="sort_by"
             label="Sort by"
             value={text('sort_by') || 'id'}
-            choices={[
+            options={[
               ['id', 'Created'],
               ['name', 'Name'],
             ]}
           />
-          <Filter
+          <FilterSelect
             name="sort"
             label="Order"
             value={text('sort') || 'desc'}
-            choices={[
+            options={[
               ['desc', 'Descending'],
               ['asc', 'Ascending'],
             ]}
           />
-          <Filter
+          <FilterSelect
             name="per_page"
             label="Rows"
             value={String(input.perPage)}
-            choices={PER_PAGE.map((n) => [String(n), String(n)] as const)}
+            options={PER_PAGE.map((n) => [String(n), String(n)] as const)}
           />
           <div class="filter">
             <button type="submit">Apply</button>

@@ -35,7 +35,7 @@ export abstract class NamedRowStore<T extends Table, Fields extends object> {
     ) => SelectQueryBuilder<Named, 'spaces', object> = (qb) => qb,
   ): Promise<Page<Selectable<Named[T]>>> {
     let base = narrow(this.rows.where('user_id', '=', userId))
-    if (search) base = base.where(containsInsensitive('name', search))
+    if (search) base = base.where(containsInsensitive('name', search, this.db.dialect))
     const sortKey = sortBy === 'name' ? textSortKey('name', this.db.dialect) : 'id'
     return fetchPage(base, (qb) => qb.selectAll(), sortKey, 'id', page) as Promise<
       Page<Selectable<Named[T]>>

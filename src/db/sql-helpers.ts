@@ -5,7 +5,7 @@ import { sql, type RawBuilder } from 'kysely'
 export function containsInsensitive(
   column: string,
   term: string,
-  dialect: 'sqlite' | 'postgres' = 'sqlite',
+  dialect: 'sqlite' | 'postgres',
 ): RawBuilder<boolean> {
   const escaped = term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)
   // PostgreSQL's LIKE escapes with a backslash by default; leaving the ESCAPE clause out keeps

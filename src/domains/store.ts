@@ -68,7 +68,8 @@ export class SqlDomainStore implements DomainStore {
     page: PageRequest,
   ): Promise<Page<DomainRow>> {
     let base = from
-    if (filter.search) base = base.where(containsInsensitive('name', filter.search))
+    if (filter.search)
+      base = base.where(containsInsensitive('name', filter.search, this.db.dialect))
     const sortKey = filter.sortBy === 'name' ? textSortKey('name', this.db.dialect) : 'id'
     return fetchPage(base, (qb) => qb.selectAll(), sortKey, 'id', page)
   }

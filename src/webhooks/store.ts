@@ -33,7 +33,7 @@ export class SqlWebhookStore {
 
   list(userId: number, search: string | undefined, page: PageRequest): Promise<Page<WebhookRow>> {
     let base = this.db.kysely.selectFrom('webhooks').where('user_id', '=', userId)
-    if (search) base = base.where(containsInsensitive('url', search))
+    if (search) base = base.where(containsInsensitive('url', search, this.db.dialect))
     return fetchPage(base, (qb) => qb.selectAll(), 'id', 'id', page)
   }
 
