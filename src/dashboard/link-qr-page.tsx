@@ -3,8 +3,7 @@
  * an image of this origin, which the CSP allows) and downloads as SVG and as PNG in three sizes.
  */
 import type { RenderedPage } from '../pages/layout.js'
-import { safeHref } from '../pages/safe-values.js'
-import type { StatsLink } from './link-stats-page.js'
+import { LinkHead, type StatsLink } from './link-stats-page.js'
 import { dashboardPage, type Viewer } from './shell.js'
 
 /** The PNG sizes offered for download (any size from 64 to 2048 works in the address). */
@@ -18,17 +17,7 @@ export function linkQrPage(viewer: Viewer, link: StatsLink): RenderedPage {
     viewer,
     children: (
       <>
-        <p class="link-head">
-          <a id="short-url" href={safeHref(link.shortUrl)}>
-            {link.shortUrl}
-          </a>
-          {link.title ? (
-            <span class="muted" id="link-title">
-              {' '}
-              · {link.title}
-            </span>
-          ) : null}
-        </p>
+        <LinkHead link={link} />
         <section class="panel" aria-labelledby="qr-heading">
           <h2 id="qr-heading">Scan to open the short link</h2>
           <img

@@ -148,6 +148,24 @@ function TopTable(props: { table: StatsTable; clicks: number; csv: string }) {
   )
 }
 
+/** The short URL and title a link's pages (statistics, QR code) open with. */
+export function LinkHead(props: { link: StatsLink }) {
+  const { link } = props
+  return (
+    <p class="link-head">
+      <a id="short-url" href={safeHref(link.shortUrl)}>
+        {link.shortUrl}
+      </a>
+      {link.title ? (
+        <span class="muted" id="link-title">
+          {' '}
+          · {link.title}
+        </span>
+      ) : null}
+    </p>
+  )
+}
+
 export function linkStatsPage(viewer: Viewer, view: LinkStatsView): RenderedPage {
   const { link, shown } = view
   const errors = 'errors' in shown ? shown.errors : null
@@ -157,17 +175,7 @@ export function linkStatsPage(viewer: Viewer, view: LinkStatsView): RenderedPage
     viewer,
     children: (
       <>
-        <p class="link-head">
-          <a id="short-url" href={safeHref(link.shortUrl)}>
-            {link.shortUrl}
-          </a>
-          {link.title ? (
-            <span class="muted" id="link-title">
-              {' '}
-              · {link.title}
-            </span>
-          ) : null}
-        </p>
+        <LinkHead link={link} />
         <p class="actions">
           <a class="button secondary" href={`/dashboard/links/${link.id}/qr`}>
             QR code
