@@ -48,15 +48,16 @@ export function isListedTable(name: string): name is TableName {
 }
 
 /**
- * Tables of SQLite itself and of the migrator, and SQLite's search index of the links (an FTS5
- * table and its shadow tables, migration 0008, filled by triggers as the links arrive): never
- * dumped (the target's migrator writes its own).
+ * Tables of SQLite itself and of the migrator, SQLite's search index of the links (an FTS5
+ * table and its shadow tables, migration 0008, filled by triggers as the links arrive) and the
+ * auth generation counter (migration 0012): never dumped (the target's migrator writes its own).
  */
 export function isInternalTable(name: string): boolean {
   return (
     name.startsWith('kysely_') ||
     name.startsWith('sqlite_') ||
     name === 'links_search' ||
+    name === 'auth_generation' ||
     name.startsWith('links_search_')
   )
 }

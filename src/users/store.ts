@@ -1,5 +1,6 @@
 /** Users and their API keys. */
 import type { Db } from '../db/connect.js'
+import { AUTH_GENERATION, type AuthGenerationTable } from '../db/migrations/0012-auth-generation.js'
 import { prepared } from '../db/prepared.js'
 import type { ApiKeyRow, PasswordTokenRow, UserRole, UserRow } from '../db/types.js'
 
@@ -22,11 +23,13 @@ export interface UserStore {
   ): Promise<ApiKeyRow>
   /** Live keys whose stored prefix starts with `prefix` (at most a few). */
   keysByPrefix(prefix: string): Promise<ApiKeyRow[]>
-  /** Like `keysByPrefix`, of users who are not disabled: the keys that may authenticate. */
-  usableKeysByPrefix(prefix: string): Promise<ApiKeyRow[]>
+  /** Live keys stored with exactly this prefix, of users who are not disabled: the keys that may authenticate. */
+  usableKeysWithPrefix(prefix: string): Promise<ApiKeyRow[]>
   /** A user's live keys, newest first. */
   keysOf(userId: number): Promise<ApiKeyRow[]>
   markKeyUsed(id: number, at: number): Promise<void>
+  /** The auth generation (migration 0012); null when its row is missing, so no key is kept. */
+  authGeneration(): Promise<number | null>
   updateProfile(
     userId: number,
     profile: { name?: string; email?: string; timezone?: string },
@@ -61,6 +64,37 @@ export class SqlUserStore implements UserStore {
         .where((eb) => eb(eb.fn('substr', ['prefix', eb.val(1), eb.val(length)]), '=', prefix))
         .limit(10),
   )
+
+  /** What every API request asks: an indexed lookup of the key's stored prefix. */
+  private readonly usableKeys = prepared(
+    () => this.db,
+    1,
+    (prefix: string) =>
+      this.db.kysely
+        .selectFrom('api_keys')
+        .innerJoin('users', 'users.id', 'api_keys.user_id')
+        .selectAll('api_keys')
+        .where('api_keys.prefix', '=', prefix)
+        .where('api_keys.revoked_at', 'is', null)
+        .where('users.disabled', '=', 0)
+        .limit(10),
+  )
+
+  private readonly generationRow = prepared(
+    () => this.db,
+    0,
+    () =>
+      this.db.kysely
+        .withTables<AuthGenerationTable>()
+        .selectFrom(AUTH_GENERATION)
+        .select('value')
+        .limit(1),
+  )
+
+  async authGeneration(): Promise<number | null> {
+    const value = (await this.generationRow())[0]?.value
+    return value === undefined ? null : Number(value)
+  }
 
   async count(): Promise<number> {
     const row = await this.db.kysely
@@ -102,18 +136,8 @@ export class SqlUserStore implements UserStore {
       .executeTakeFirstOrThrow()
   }
 
-  usableKeysByPrefix(prefix: string): Promise<ApiKeyRow[]> {
-    return this.db.kysely
-      .selectFrom('api_keys')
-      .innerJoin('users', 'users.id', 'api_keys.user_id')
-      .selectAll('api_keys')
-      .where('api_keys.revoked_at', 'is', null)
-      .where('users.disabled', '=', 0)
-      .where((eb) =>
-        eb(eb.fn('substr', ['api_keys.prefix', eb.val(1), eb.val(prefix.length)]), '=', prefix),
-      )
-      .limit(10)
-      .execute()
+  usableKeysWithPrefix(prefix: string): Promise<ApiKeyRow[]> {
+    return this.usableKeys(prefix)
   }
 
   keysOf(userId: number): Promise<ApiKeyRow[]> {

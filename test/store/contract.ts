@@ -114,11 +114,15 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       expect(await ids()).toEqual([newer.id, older.id])
       await users.markKeyUsed(older.id, T + 5)
       expect((await users.keysOf(alice)).find((k) => k.id === older.id)?.last_used_at).toBe(T + 5)
-      expect((await users.usableKeysByPrefix('mnopqrst')).map((k) => k.id).sort()).toEqual(
-        [older.id, newer.id].sort(),
-      )
+      expect((await users.usableKeysWithPrefix('mnopqrst0001')).map((k) => k.id)).toEqual([
+        older.id,
+      ])
+      expect((await users.usableKeysWithPrefix('mnopqrst0002')).map((k) => k.id)).toEqual([
+        newer.id,
+      ])
+      expect(await users.usableKeysWithPrefix('mnopqrst')).toEqual([])
       await users.setDisabled(alice, true, T + 6)
-      expect(await users.usableKeysByPrefix('mnopqrst')).toEqual([])
+      expect(await users.usableKeysWithPrefix('mnopqrst0001')).toEqual([])
       expect(await users.keysByPrefix('mnopqrst')).toHaveLength(2)
       await users.setDisabled(alice, false, T + 7)
       await users.revokeKey(newer.id, T + 8)

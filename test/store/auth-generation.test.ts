@@ -1,0 +1,150 @@
+/**
+ * Keys a process has checked are kept while the auth generation (migration 0012) stands still;
+ * every change that can stop a key moves it, whoever makes the change: here a second connection
+ * to the same database stands for another process (a cluster worker, the CLI, a restore).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase, type Db } from '../../src/db/connect.js'
+import { migrate } from '../../src/db/migrate.js'
+import { UserService } from '../../src/users/service.js'
+import { SqlUserStore } from '../../src/users/store.js'
+import { emptyPostgres, postgresCheck } from '../support/databases.js'
+
+interface Pair {
+  /** The process that authenticates and keeps what it checked. */
+  here: Db
+  /** Another process writing to the same database. */
+  there: Db
+  drop(): Promise<void>
+}
+
+async function sqlitePair(): Promise<Pair> {
+  const dir = mkdtempSync(join(tmpdir(), 'slink-auth-'))
+  const config = { kind: 'sqlite' as const, path: join(dir, 'auth.db') }
+  const here = openDatabase(config)
+  await migrate(here)
+  const there = openDatabase(config)
+  return {
+    here,
+    there,
+    drop: async () => {
+      await here.close()
+      await there.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+async function postgresPair(): Promise<Pair> {
+  const empty = await emptyPostgres()
+  const here = openDatabase({ kind: 'postgres', url: empty.url })
+  await migrate(here)
+  const there = openDatabase({ kind: 'postgres', url: empty.url })
+  return {
+    here,
+    there,
+    drop: async () => {
+      await here.close()
+      await there.close()
+      await empty.drop()
+    },
+  }
+}
+
+const postgres = await postgresCheck()
+
+function authGenerationSuite(engine: string, open: () => Promise<Pair>, skip = false) {
+  describe.skipIf(skip)(`keys kept between requests, ${engine}`, () => {
+    let pair: Pair
+    let users: UserService
+    let elsewhere: UserService
+    let store: SqlUserStore
+    beforeAll(async () => {
+      pair = await open()
+      store = new SqlUserStore(pair.here)
+      users = new UserService(store)
+      elsewhere = new UserService(new SqlUserStore(pair.there))
+    })
+    afterAll(() => pair.drop())
+
+    async function newKey(email: string): Promise<{ key: string; userId: number }> {
+      const { user, apiKey } = await elsewhere.createUser({ email })
+      const principal = await users.authenticate(apiKey)
+      expect(principal?.userId).toBe(user.id)
+      return { key: apiKey, userId: user.id }
+    }
+
+    it('keeps a checked key without looking it up again while nothing changed', async () => {
+      const { key, userId } = await newKey('kept@example.com')
+      const before = await store.authGeneration()
+      expect(before).toBeGreaterThanOrEqual(1)
+      // The key's row is gone behind the trigger's back (the generation does not move): a
+      // process that looked the key up would refuse it; this one answers from what it kept.
+      await sql`ALTER TABLE api_keys RENAME TO api_keys_away`.execute(pair.there.kysely)
+      try {
+        expect(await users.authenticate(key)).toMatchObject({ userId })
+      } finally {
+        await sql`ALTER TABLE api_keys_away RENAME TO api_keys`.execute(pair.there.kysely)
+      }
+      expect(await store.authGeneration()).toBe(before)
+    })
+
+    it('stops a key revoked by another process on the next request', async () => {
+      const { key } = await newKey('revoked-there@example.com')
+      const before = await store.authGeneration()
+      await elsewhere.revokeKey(key)
+      expect(await store.authGeneration()).toBe(before! + 1)
+      expect(await users.authenticate(key)).toBeNull()
+    })
+
+    it('stops the keys of a user disabled by another process, and takes them back once enabled', async () => {
+      const { key, userId } = await newKey('disabled-there@example.com')
+      await new SqlUserStore(pair.there).setDisabled(userId, true, Date.now())
+      expect(await users.authenticate(key)).toBeNull()
+      await new SqlUserStore(pair.there).setDisabled(userId, false, Date.now())
+      expect(await users.authenticate(key)).toMatchObject({ userId })
+    })
+
+    it('stops a key deleted, or its user deleted, by plain SQL elsewhere', async () => {
+      const first = await newKey('deleted-key@example.com')
+      await sql`DELETE FROM api_keys WHERE user_id = ${first.userId}`.execute(pair.there.kysely)
+      expect(await users.authenticate(first.key)).toBeNull()
+      const second = await newKey('deleted-user@example.com')
+      await sql`DELETE FROM api_keys WHERE user_id = ${second.userId}`.execute(pair.there.kysely)
+      await sql`DELETE FROM users WHERE id = ${second.userId}`.execute(pair.there.kysely)
+      expect(await users.authenticate(second.key)).toBeNull()
+    })
+
+    it('does not move for a key’s last use, nor for a new key', async () => {
+      const { key, userId } = await newKey('quiet@example.com')
+      const before = await store.authGeneration()
+      const principal = (await users.authenticate(key))!
+      await store.markKeyUsed(principal.keyId, Date.now())
+      await elsewhere.createNamedKey(userId, { key_name: 'Second' })
+      expect(await store.authGeneration()).toBe(before)
+    })
+
+    it('keeps nothing when the counter is missing, and still answers from the keys', async () => {
+      const { key, userId } = await newKey('no-counter@example.com')
+      await sql`DELETE FROM auth_generation`.execute(pair.there.kysely)
+      try {
+        expect(await store.authGeneration()).toBeNull()
+        expect(await users.authenticate(key)).toMatchObject({ userId })
+        // Without a counter a revocation cannot be seen by a kept key, so none is kept.
+        await sql`UPDATE api_keys SET revoked_at = 1 WHERE user_id = ${userId}`.execute(
+          pair.there.kysely,
+        )
+        expect(await users.authenticate(key)).toBeNull()
+      } finally {
+        await sql`INSERT INTO auth_generation (value) VALUES (1000)`.execute(pair.there.kysely)
+      }
+    })
+  })
+}
+
+authGenerationSuite('SQLite', sqlitePair)
+authGenerationSuite('PostgreSQL', postgresPair, !postgres.ok)
