@@ -6,9 +6,10 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely'
+import { Kysely, PostgresDialect, type Transaction } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.js'
+import { TurnTakingSqliteDialect } from './sqlite-dialect.js'
 import { cachingStatements } from './statement-cache.js'
 import type { Database } from './types.js'
 
@@ -28,6 +29,13 @@ export interface Db {
   transaction<T>(work: () => Promise<T>): Promise<T>
   /** The raw SQLite handle, for the few synchronous statements on the redirect path. */
   readonly sqlite: SQLite.Database | null
+  /**
+   * SQLite only: a second, read-only connection to the same file for the prepared reads of the
+   * request path (db/prepared.ts), when no transaction is open in the current async context; null
+   * inside one, on PostgreSQL, and for an in-memory database. It reads what is committed and
+   * never waits behind a transaction of the writing connection.
+   */
+  reader(): SQLite.Database | null
   close(): Promise<void>
 }
 
@@ -42,7 +50,12 @@ const pgTypes = {
 }
 
 /** A Db over a query builder: `kysely` follows the transaction open in the current async context. */
-function unitOfWork(root: Kysely<Database>, dialect: Dialect, sqlite: SQLite.Database | null): Db {
+function unitOfWork(
+  root: Kysely<Database>,
+  dialect: Dialect,
+  sqlite: SQLite.Database | null,
+  readOnly: SQLite.Database | null = null,
+): Db {
   const current = new AsyncLocalStorage<Transaction<Database>>()
   return {
     get kysely() {
@@ -50,38 +63,53 @@ function unitOfWork(root: Kysely<Database>, dialect: Dialect, sqlite: SQLite.Dat
     },
     dialect,
     sqlite,
+    reader: () => (readOnly === null || current.getStore() ? null : readOnly),
     transaction<T>(work: () => Promise<T>): Promise<T> {
       if (current.getStore()) return work()
       return root.transaction().execute((trx) => current.run(trx, work))
     },
-    close: () => root.destroy(),
+    close: async () => {
+      readOnly?.close()
+      await root.destroy()
+    },
   }
+}
+
+/** What every connection to an SQLite file is set up with. */
+function configure(handle: SQLite.Database): void {
+  handle.pragma('busy_timeout = 5000')
+  handle.pragma('cache_size = -32768')
+  // Unicode-aware lower(), as PostgreSQL has, so searches and sorts agree on both engines.
+  handle.function('lower', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  )
 }
 
 export function openDatabase(config: DatabaseConfig): Db {
   if (config.kind === 'sqlite') {
     let handle: SQLite.Database
+    let readOnly: SQLite.Database | null = null
     try {
-      if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true })
+      const inMemory = config.path === ':memory:' || config.path === ''
+      if (!inMemory) mkdirSync(dirname(config.path), { recursive: true })
       handle = new SQLite(config.path)
       handle.pragma('journal_mode = WAL')
       handle.pragma('synchronous = NORMAL')
       handle.pragma('foreign_keys = ON')
-      handle.pragma('busy_timeout = 5000')
-      handle.pragma('cache_size = -32768')
-      // Unicode-aware lower(), as PostgreSQL has, so searches and sorts agree on both engines.
-      handle.function('lower', { deterministic: true }, (value: unknown) =>
-        typeof value === 'string' ? value.toLowerCase() : value,
-      )
+      configure(handle)
+      if (!inMemory) {
+        readOnly = new SQLite(config.path, { readonly: true })
+        configure(readOnly)
+      }
     } catch (error) {
       throw new DatabaseUnavailableError(
         `cannot open SQLite database "${config.path}": ${(error as Error).message}`,
       )
     }
     const kysely = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: cachingStatements(handle) }),
+      dialect: new TurnTakingSqliteDialect({ database: cachingStatements(handle) }),
     })
-    return unitOfWork(kysely, 'sqlite', handle)
+    return unitOfWork(kysely, 'sqlite', handle, readOnly)
   }
   const pool = new pg.Pool({
     connectionString: config.url,

@@ -7,12 +7,50 @@
  * parameter list, in which each stand-in is replaced by the value of its call. So a prepared
  * query must have the same shape for every value: no `in` list whose length depends on it.
  * It runs in the current transaction when there is one, like any query of `db.kysely`.
+ *
+ * On an SQLite file, a prepared read outside a transaction runs synchronously on the read-only
+ * connection (`Db.reader`): it sees what is committed, without the promises of the query
+ * builder and without waiting for the writing connection. That connection is one per process
+ * and serves every transaction in turn; a read queued behind them, several times per request,
+ * made one request in a hundred wait 300 ms under 50 concurrent creates. Inside a transaction
+ * the read goes through the query builder, in that transaction.
  */
 import { CompiledQuery, type Compilable } from 'kysely'
+import type SQLite from 'better-sqlite3'
 import type { Db } from './connect.js'
 
 class StandIn {
   constructor(readonly index: number) {}
+}
+
+/** A query compiled from stand-ins; `values` puts a call's arguments in their places. */
+export interface Compiled<R> {
+  readonly query: CompiledQuery<R>
+  values(args: readonly unknown[]): unknown[]
+}
+
+export function compileOnce<A extends unknown[], R>(
+  arity: A['length'],
+  build: (...args: A) => Compilable<R>,
+): () => Compiled<R> {
+  let compiled: Compiled<R> | null = null
+  return () => {
+    if (compiled !== null) return compiled
+    const standIns = Array.from({ length: arity }, (_, i) => new StandIn(i)) as unknown as A
+    const query = build(...standIns).compile()
+    compiled = {
+      query,
+      values: (args) =>
+        query.parameters.map((value) => (value instanceof StandIn ? args[value.index] : value)),
+    }
+    return compiled
+  }
+}
+
+function readerOf(sqlite: SQLite.Database, text: string): SQLite.Statement {
+  const statement = sqlite.prepare(text)
+  if (!statement.reader) throw new Error(`a prepared query must return rows: ${text}`)
+  return statement
 }
 
 export function prepared<A extends unknown[], R>(
@@ -21,16 +59,23 @@ export function prepared<A extends unknown[], R>(
   arity: A['length'],
   build: (...args: A) => Compilable<R>,
 ): (...args: A) => Promise<R[]> {
-  let compiled: CompiledQuery<R> | null = null
-  return async (...args: A) => {
-    if (compiled === null) {
-      const standIns = Array.from({ length: arity }, (_, i) => new StandIn(i)) as unknown as A
-      compiled = build(...standIns).compile()
+  const compiled = compileOnce(arity, build)
+  let statement: SQLite.Statement | null = null
+  return (...args: A) => {
+    const { query, values } = compiled()
+    const parameters = values(args)
+    const database = db()
+    const reader = database.reader()
+    if (reader !== null) {
+      statement ??= readerOf(reader, query.sql)
+      try {
+        return Promise.resolve(statement.all(parameters) as R[])
+      } catch (error) {
+        return Promise.reject(error as Error)
+      }
     }
-    const parameters = compiled.parameters.map((value) =>
-      value instanceof StandIn ? args[value.index] : value,
-    )
-    const result = await db().kysely.executeQuery<R>(CompiledQuery.raw(compiled.sql, parameters))
-    return result.rows
+    return database.kysely
+      .executeQuery<R>(CompiledQuery.raw(query.sql, parameters))
+      .then((result) => result.rows as R[])
   }
 }

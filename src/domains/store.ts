@@ -78,13 +78,20 @@ export class SqlDomainStore implements DomainStore {
     return this.db.kysely.selectFrom('domains').selectAll().orderBy('id').execute()
   }
 
-  findVisible(userId: number, id: number): Promise<DomainRow | undefined> {
-    return this.db.kysely
-      .selectFrom('domains')
-      .selectAll()
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('user_id', '=', userId), eb('user_id', 'is', null)]))
-      .executeTakeFirst()
+  /** A domain a user may put links on: asked by every link created (prepared). */
+  private readonly visible = prepared(
+    () => this.db,
+    2,
+    (userId: number, id: number) =>
+      this.db.kysely
+        .selectFrom('domains')
+        .selectAll()
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('user_id', '=', userId), eb('user_id', 'is', null)])),
+  )
+
+  async findVisible(userId: number, id: number): Promise<DomainRow | undefined> {
+    return (await this.visible(userId, id))[0]
   }
 
   findByName(name: string): Promise<DomainRow | undefined> {

@@ -82,6 +82,16 @@ export class SqlLinkStore implements LinkStore {
         .where('id', '=', id)
         .where('user_id', '=', userId),
   )
+  private readonly aliasOnDomain = prepared(
+    () => this.db,
+    2,
+    (domainId: number, alias: string) =>
+      this.db.kysely
+        .selectFrom('links')
+        .select('id')
+        .where('domain_id', '=', domainId)
+        .where('alias', '=', alias),
+  )
   private readonly pixelIdsOfOne = prepared(
     () => this.db,
     1,
@@ -198,13 +208,7 @@ export class SqlLinkStore implements LinkStore {
   }
 
   async aliasTaken(domainId: number, alias: string): Promise<boolean> {
-    const row = await this.db.kysely
-      .selectFrom('links')
-      .select('id')
-      .where('domain_id', '=', domainId)
-      .where('alias', '=', alias)
-      .executeTakeFirst()
-    return row !== undefined
+    return (await this.aliasOnDomain(domainId, alias)).length > 0
   }
 
   create(row: NewLinkRow, pixelIds: number[]): Promise<LinkRow> {
