@@ -21,6 +21,7 @@ type ToWorker =
   { type: 'clicks'; columns: ClickColumns } | { type: 'settle'; id: number } | { type: 'close' }
 
 const port = parentPort!
+const CHECKPOINT_MS = 1000
 
 /**
  * Writing clicks yields to answering requests: on Linux this thread gets a lower scheduling
@@ -66,6 +67,22 @@ const sweeps = setInterval(sweep, ORPHAN_SWEEP_MS)
 firstSweep.unref()
 sweeps.unref()
 
+// This thread's connection checkpoints the SQLite log for the whole process (the request
+// thread's connection does not, see composition/redirects.ts): after its own commits, as
+// SQLite does by default, and every second for the request thread's writes. A passive
+// checkpoint waits for no reader or writer; what it cannot copy yet, the next one does.
+const checkpoints = setInterval(() => {
+  try {
+    db.sqlite?.pragma('wal_checkpoint(PASSIVE)')
+  } catch (error) {
+    port.postMessage({
+      type: 'error',
+      message: `checkpointing the database log failed: ${(error as Error).message}`,
+    })
+  }
+}, CHECKPOINT_MS)
+checkpoints.unref()
+
 // The request thread bounds what it hands over by what is finished here (see ClickRecorder).
 let reported = 0
 const reportProgress = () => {
@@ -86,6 +103,7 @@ port.on('message', (message: ToWorker) => {
     clearTimeout(firstSweep)
     clearInterval(sweeps)
     clearInterval(progress)
+    clearInterval(checkpoints)
     void gatherer
       .close()
       .then(() => db.close())

@@ -69,6 +69,10 @@ export async function createRedirects(
     )
     channel = new InlineChannel(writer, onError)
   } else {
+    // The click-writing thread checkpoints the SQLite log (see click-worker.ts): a checkpoint
+    // copies pages into the database file and syncs it, which on the request thread stalled
+    // every request for 30 to 300 ms a few times a second under a stream of API writes.
+    services.db.sqlite?.pragma('wal_autocheckpoint = 0')
     channel = new WorkerChannel(
       new URL('./click-worker.js', import.meta.url),
       config.database,
