@@ -150,10 +150,12 @@ export function createServices(db: Db, options: ServiceOptions) {
       now,
       () => queuedListeners.forEach((listener) => listener()),
     ),
-    /** Calls `listener` when deliveries may be waiting (an event committed, a test, a re-send). */
+    /** Calls `listener` when deliveries may be waiting (an event committed with some, a test, a re-send). */
     onDeliveriesQueued(listener: () => void): void {
       queuedListeners.push(listener)
-      events.afterCommit(() => listener())
+      events.afterCommit((event) => {
+        if (outbox.hasDeliveries(event)) listener()
+      })
     },
     stats: new StatsService({
       store: new SqlStatsStore(db),

@@ -5,7 +5,7 @@ import { userIdOf } from '../http/auth.js'
 import { registerCrud } from '../http/crud.js'
 import { ErrorBody, StringEnum, Type, ValidationErrorBody } from '../shared/schema.js'
 import { sendLinksExport } from './export.js'
-import { presentLinks, type LinkPresenterDeps } from './record.js'
+import type { LinkPresenterDeps } from './record.js'
 import {
   LinkCreateBody,
   LinkListQuery,
@@ -82,7 +82,7 @@ export function linkRoutes(
     // phpShort 2.x names.
     listAliases: LINK_LIST_ALIASES,
     bodyAliases: { names: { space: 'space_id' } },
-    present: (userId, rows) => presentLinks(presenter, userId, rows),
+    present: (userId, rows) => links.present(userId, rows),
     list: (userId, query, page) => links.list(userId, linkFilterOf(query), page),
     get: (userId, id) => links.get(userId, id),
     create: (userId, body, errors) => links.create(userId, body, errors, defaultDomainId()),

@@ -38,6 +38,12 @@ function keyOf(link: LinkRow) {
 
 export class LinkService {
   private readonly now: () => number
+  /**
+   * The records of the rows a create or update returned, as presented for their events inside
+   * the committed transaction: the answer to the same request shows them without reading the
+   * domain, space and pixels a second time.
+   */
+  private readonly written = new WeakMap<LinkRow, LinkRecord>()
 
   constructor(private readonly deps: LinkServiceDeps) {
     this.now = deps.now ?? Date.now
@@ -83,6 +89,12 @@ export class LinkService {
     return link
   }
 
+  /** The wire records of rows (a row this service has just written is not read again). */
+  present(userId: number, rows: LinkRow[]): Promise<LinkRecord[]> {
+    const written = rows.length === 1 ? this.written.get(rows[0]!) : undefined
+    return written ? Promise.resolve([written]) : this.deps.present(userId, rows)
+  }
+
   pixelIdsOf(linkIds: number[]): Promise<Map<number, number[]>> {
     return this.deps.links.pixelIdsOf(linkIds)
   }
@@ -125,14 +137,16 @@ export class LinkService {
     const link = await writeUnique(errors, 'alias', () =>
       this.deps.events.commit(async (raise) => {
         const link = await this.deps.links.create(row, pixelIds ?? [])
+        const record = await this.record(userId, link)
         // A visit before the link existed may have cached its absence.
         await raise({
           type: 'link.created',
           userId,
           at: now,
-          data: { link: await this.record(userId, link) },
+          data: { link: record },
           links: [keyOf(link)],
         })
+        this.written.set(link, record)
         return link
       }),
     )
@@ -189,6 +203,7 @@ export class LinkService {
           data: { link: after, changed },
           links: keys,
         })
+        this.written.set(updated, after)
         return updated
       }),
     )

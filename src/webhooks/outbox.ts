@@ -45,6 +45,9 @@ export class WebhookOutbox {
     this.store = new SqlWebhookStore(db)
   }
 
+  /** Events that have deliveries waiting: only those wake the dispatcher once committed. */
+  private readonly delivered = new WeakSet<DomainEvent>()
+
   /** Writes the deliveries of these events (called inside the change's transaction). */
   async record(events: DomainEvent[]): Promise<void> {
     const rows: NewWebhookDeliveryRow[] = []
@@ -52,9 +55,15 @@ export class WebhookOutbox {
       if (event.userId === null) continue
       for (const hook of await this.store.subscribers([event.userId], event.type)) {
         rows.push(delivery(hook.id, event.type, event.at, event.data))
+        this.delivered.add(event)
       }
     }
     await this.store.enqueue(rows)
+  }
+
+  /** Whether `record` wrote a delivery for this event. */
+  hasDeliveries(event: DomainEvent): boolean {
+    return this.delivered.has(event)
   }
 
   /** A test delivery to one webhook. */
