@@ -36,6 +36,11 @@ export interface Db {
    * never waits behind a transaction of the writing connection.
    */
   reader(): SQLite.Database | null
+  /**
+   * PostgreSQL only: the pool, for the prepared reads of the request path, which run as named
+   * statements (parsed and planned once per connection); null inside a transaction.
+   */
+  pool(): pg.Pool | null
   close(): Promise<void>
 }
 
@@ -55,6 +60,7 @@ function unitOfWork(
   dialect: Dialect,
   sqlite: SQLite.Database | null,
   readOnly: SQLite.Database | null = null,
+  pool: pg.Pool | null = null,
 ): Db {
   const current = new AsyncLocalStorage<Transaction<Database>>()
   return {
@@ -64,6 +70,7 @@ function unitOfWork(
     dialect,
     sqlite,
     reader: () => (readOnly === null || current.getStore() ? null : readOnly),
+    pool: () => (pool === null || current.getStore() ? null : pool),
     transaction<T>(work: () => Promise<T>): Promise<T> {
       if (current.getStore()) return work()
       return root.transaction().execute((trx) => current.run(trx, work))
@@ -121,5 +128,5 @@ export function openDatabase(config: DatabaseConfig): Db {
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  return unitOfWork(kysely, 'postgres', null)
+  return unitOfWork(kysely, 'postgres', null, null, pool)
 }
