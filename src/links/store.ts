@@ -92,6 +92,22 @@ export class SqlLinkStore implements LinkStore {
         .where('domain_id', '=', domainId)
         .where('alias', '=', alias),
   )
+  /** The pixels of a page of links: one prepared query whatever the page's length. */
+  private readonly pixelIdsOfMany = prepared(
+    () => this.db,
+    1,
+    // The ids as one value: a JSON array on SQLite, an array on PostgreSQL.
+    (ids: string | number[]) =>
+      this.db.kysely
+        .selectFrom('link_pixels')
+        .select(['link_id', 'pixel_id'])
+        .where(
+          this.db.dialect === 'sqlite'
+            ? sql<boolean>`link_id in (select value from json_each(${ids}))`
+            : sql<boolean>`link_id = any(${ids})`,
+        )
+        .orderBy('pixel_id'),
+  )
   private readonly pixelIdsOfOne = prepared(
     () => this.db,
     1,
@@ -261,12 +277,9 @@ export class SqlLinkStore implements LinkStore {
     const rows =
       linkIds.length === 1
         ? await this.pixelIdsOfOne(linkIds[0]!)
-        : await this.db.kysely
-            .selectFrom('link_pixels')
-            .select(['link_id', 'pixel_id'])
-            .where('link_id', 'in', linkIds)
-            .orderBy('pixel_id')
-            .execute()
+        : await this.pixelIdsOfMany(
+            this.db.dialect === 'sqlite' ? JSON.stringify(linkIds) : linkIds,
+          )
     for (const row of rows) {
       const list = map.get(row.link_id) ?? []
       list.push(row.pixel_id)

@@ -266,6 +266,13 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       const a = await links.create(link('a', { space_id: space.id }), [p2.id, p1.id])
       const b = await links.create(link('b'), [p1.id])
       expect((await links.pixelIdsOf([a.id, b.id])).get(a.id)).toEqual([p1.id, p2.id])
+      expect(
+        [...(await links.pixelIdsOf([b.id, a.id])).entries()].sort((x, y) => x[0] - y[0]),
+      ).toEqual([
+        [a.id, [p1.id, p2.id]],
+        [b.id, [p1.id]],
+      ])
+      expect([...(await links.pixelIdsOf([b.id, b.id + 1000])).keys()]).toEqual([b.id])
       await links.update(a.id, { updated_at: T + 1 }, [p2.id])
       expect((await links.pixelIdsOf([a.id])).get(a.id)).toEqual([p2.id])
       await links.update(a.id, { updated_at: T + 2 }, undefined)
