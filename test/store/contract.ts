@@ -506,6 +506,27 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       expect((await redirects.findLink(domainId, 'limited'))?.link.id).toBe(limited.id)
     })
 
+    it('keeps a click taken while another request’s transaction is open, when that one rolls back', async () => {
+      const limited = await links.create(link('limited-txn', { expiration_clicks: 5 }), [])
+      const redirects = new SqlRedirectStore(db)
+      let release!: () => void
+      const gate = new Promise<void>((resolve) => (release = resolve))
+      let inside = false
+      const failing = db.transaction(async () => {
+        await links.create(link('rolled-back'), [])
+        inside = true
+        await gate
+        throw new Error('rolled back')
+      })
+      while (!inside) await new Promise((resolve) => setImmediate(resolve))
+      const taking = Promise.resolve(redirects.takeLimitedClick(limited.id))
+      release()
+      await expect(failing).rejects.toThrow('rolled back')
+      expect(await taking).toBe('taken')
+      expect((await links.find(alice, limited.id))?.clicks).toBe(1)
+      expect(await redirects.findLink(domainId, 'rolled-back')).toBeUndefined()
+    })
+
     it('keeps timestamps as exact epoch milliseconds', async () => {
       const created = await links.create(link('t', { ends_at: 4_102_444_800_123 }), [])
       const found = await links.find(alice, created.id)
