@@ -27,7 +27,8 @@ export class SqlRotationCounter implements RotationCounter {
 
   next(linkId: number, cycleLength: number): Maybe<number> {
     const cycle = Math.max(1, cycleLength)
-    if (this.nextSync) return this.nextSync(linkId, cycle)
+    // Not inside another request's open transaction, which a rollback would undo.
+    if (this.nextSync && !this.db.sqlite?.inTransaction) return this.nextSync(linkId, cycle)
     return sql<{
       last_rotation: number
     }>`UPDATE links SET last_rotation = (coalesce(last_rotation, -1) + 1) % ${cycle}
