@@ -13,6 +13,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { sql } from 'kysely'
+import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { openDatabase, type Db } from '../src/db/connect.js'
 import { migrate } from '../src/db/migrate.js'
@@ -41,6 +42,8 @@ export interface ApiReport {
   medianRatio: number
   slinkP99ms: number
   errors: number
+  /** For the writes: what the database holds afterwards against what slink acknowledged. */
+  stored?: string
 }
 
 export interface PageReport {
@@ -134,6 +137,27 @@ interface ApiScenario {
   paths: string[]
   body?: string
   status: number
+  /** A count in the database that every acknowledged write of the scenario adds to. */
+  stored?: string
+}
+
+/** One number from the bench's database (read while slink serves it). */
+async function countIn(target: BenchTarget, query: string): Promise<number> {
+  if (target.kind === 'sqlite') {
+    const raw = new SQLite(target.path, { readonly: true })
+    try {
+      return Number(raw.prepare(query).pluck().get())
+    } finally {
+      raw.close()
+    }
+  }
+  const client = new pg.Client({ connectionString: target.url })
+  await client.connect()
+  try {
+    return Number((await client.query<{ n: string }>(query)).rows[0]?.n)
+  } finally {
+    await client.end()
+  }
 }
 
 const FORM = 'application/x-www-form-urlencoded'
@@ -168,6 +192,7 @@ export function apiScenarios(count: number): ApiScenario[] {
       paths: ['/api/v1/links'],
       body: 'url=https%3A%2F%2Fexample.com%2Fnew%3Fsrc%3Dbench',
       status: 201,
+      stored: "SELECT count(*) AS n FROM links WHERE url = 'https://example.com/new?src=bench'",
     },
     {
       name: 'update a link: PUT /api/v1/links/{id} (title, form-encoded)',
@@ -176,6 +201,7 @@ export function apiScenarios(count: number): ApiScenario[] {
       paths: ids.map((id) => `/api/v1/links/${id}`),
       body: 'title=Renamed+by+the+bench',
       status: 200,
+      stored: "SELECT count(*) AS n FROM links WHERE title = 'Renamed by the bench'",
     },
   ]
 }
@@ -226,13 +252,18 @@ export async function apiBench(
       }
       try {
         await load({ ...common, port: bare.port, seconds: 2 })
-        await load({ ...common, port: slink.port, seconds: 2 })
+        const before = scenario.stored ? await countIn(target, scenario.stored) : 0
+        const warm = await load({ ...common, port: slink.port, seconds: 2 })
         const rounds: ApiRound[] = []
         for (let i = 0; i < settings.rounds; i++) {
           const b = await load({ ...common, port: bare.port, seconds: settings.seconds })
           const s = await load({ ...common, port: slink.port, seconds: settings.seconds })
           rounds.push({ bare: b, slink: s, ratio: s.rps / b.rps })
         }
+        const acknowledged = rounds.reduce(
+          (n, r) => n + r.slink.requests - r.slink.errors,
+          warm.requests - warm.errors,
+        )
         reports.push({
           name: scenario.name,
           goal: scenario.goal,
@@ -240,6 +271,16 @@ export async function apiBench(
           medianRatio: median(rounds.map((r) => r.ratio)),
           slinkP99ms: median(rounds.map((r) => r.slink.p99ms)),
           errors: rounds.reduce((n, r) => n + r.slink.errors, 0),
+          ...(scenario.stored
+            ? {
+                stored: storedLine(
+                  scenario.method,
+                  (await countIn(target, scenario.stored)) -
+                    (scenario.method === 'POST' ? before : 0),
+                  acknowledged,
+                ),
+              }
+            : {}),
         })
       } finally {
         await bare.stop()
@@ -252,6 +293,17 @@ export async function apiBench(
     const code = await slink.stop()
     if (code !== 0) console.error(`slink exited with ${code}`)
   }
+}
+
+/**
+ * Creates: the new rows against the 201s wrk counted (a few more rows than answers are requests
+ * wrk had sent when a timed run ended and no longer waited for). Updates: the links renamed,
+ * every one of the 1,000 the scenario cycles through.
+ */
+function storedLine(method: string, stored: number, acknowledged: number): string {
+  return method === 'POST'
+    ? `${stored} links stored for ${acknowledged} creates answered 201 (${stored >= acknowledged ? 'none lost' : `${acknowledged - stored} LOST`})`
+    : `${stored} of the 1,000 links updated carry the new title (${stored === 1000 ? 'all' : 'NOT all'})`
 }
 
 /** Signs in through the real form and times the links page and the overview. */
@@ -309,6 +361,7 @@ export function printApi(
       `  median ratio ${report.medianRatio.toFixed(3)} (goal ≥ ${report.goal}); slink median p99 ` +
         `${report.slinkP99ms.toFixed(2)} ms (goal ≤ 20 ms): ${met}; errors ${report.errors}`,
     )
+    if (report.stored) console.log(`  ${report.stored}`)
   }
   console.log(`\ndashboard on ${engine} (one keep-alive connection, 5 warm-up + 31 timed requests)`)
   console.log(
