@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { DatabaseConfig } from '../../src/config.js'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate } from '../../src/db/migrate.js'
 import { UserService } from '../../src/users/service.js'
@@ -22,9 +23,8 @@ interface Pair {
   drop(): Promise<void>
 }
 
-async function sqlitePair(): Promise<Pair> {
-  const dir = mkdtempSync(join(tmpdir(), 'slink-auth-'))
-  const config = { kind: 'sqlite' as const, path: join(dir, 'auth.db') }
+/** Two connections to one database, the first migrating it. */
+async function pairOn(config: DatabaseConfig, remove: () => Promise<void>): Promise<Pair> {
   const here = openDatabase(config)
   await migrate(here)
   const there = openDatabase(config)
@@ -34,25 +34,21 @@ async function sqlitePair(): Promise<Pair> {
     drop: async () => {
       await here.close()
       await there.close()
-      rmSync(dir, { recursive: true, force: true })
+      await remove()
     },
   }
 }
 
+async function sqlitePair(): Promise<Pair> {
+  const dir = mkdtempSync(join(tmpdir(), 'slink-auth-'))
+  return pairOn({ kind: 'sqlite', path: join(dir, 'auth.db') }, async () =>
+    rmSync(dir, { recursive: true, force: true }),
+  )
+}
+
 async function postgresPair(): Promise<Pair> {
   const empty = await emptyPostgres()
-  const here = openDatabase({ kind: 'postgres', url: empty.url })
-  await migrate(here)
-  const there = openDatabase({ kind: 'postgres', url: empty.url })
-  return {
-    here,
-    there,
-    drop: async () => {
-      await here.close()
-      await there.close()
-      await empty.drop()
-    },
-  }
+  return pairOn({ kind: 'postgres', url: empty.url }, () => empty.drop())
 }
 
 const postgres = await postgresCheck()
