@@ -14,6 +14,7 @@ import { apiKeyNames } from './migrations/0007-api-key-names.js'
 import { linkSearch } from './migrations/0008-link-search.js'
 import { importRowLookups } from './migrations/0009-import-row-lookups.js'
 import { webhookAttempts } from './migrations/0010-webhook-attempts.js'
+import { searchBacklog } from './migrations/0011-search-backlog.js'
 import { authGeneration } from './migrations/0012-auth-generation.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -28,6 +29,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0008-link-search': linkSearch(dialect),
     '0009-import-row-lookups': importRowLookups(dialect),
     '0010-webhook-attempts': webhookAttempts(dialect),
+    '0011-search-backlog': searchBacklog(dialect),
     '0012-auth-generation': authGeneration(dialect),
   }
 }

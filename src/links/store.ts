@@ -193,17 +193,19 @@ export class SqlLinkStore implements LinkStore {
   }
 
   /**
-   * The substring search, case-insensitive. On SQLite, a term of three characters or more is
-   * first looked up in the trigram index (`links_search`, migration 0008) and the candidates are
-   * checked with the same comparison as without it, so the index changes the speed, never the
-   * answer; shorter terms (which match most links anyway) scan. On PostgreSQL the comparison
-   * itself uses the pg_trgm index.
+   * The substring search, case-insensitive. A term of three characters or more first gathers
+   * candidates from an index, and the candidates are checked with the same comparison as without
+   * it, so an index changes the speed, never the answer; shorter terms (which match most links
+   * anyway) scan. On SQLite, aliases come from the suffix table and URLs and titles from the
+   * trigram index (migration 0011), and the links the indexer has not reached yet
+   * (`links_search_pending`) are candidates too, so a link is found, or not, the moment its
+   * change commits. On PostgreSQL the comparison itself uses the pg_trgm indexes.
    */
   private searchCondition(column: LinkFilter['searchBy'], term: string) {
     const contains = containsInsensitive(column, term, this.db.dialect)
     if (this.db.dialect !== 'sqlite' || [...term].length < 3) return contains
-    const phrase = `${column} : "${term.replace(/"/g, '""')}"`
-    return sql<boolean>`(links.id in (select rowid from links_search where links_search match ${phrase}) and ${contains})`
+    const hits = column === 'alias' ? aliasCandidates(term) : trigramCandidates(column, term)
+    return sql<boolean>`(links.id in (${hits} union all select link_id from links_search_pending) and ${contains})`
   }
 
   async find(userId: number, id: number): Promise<LinkRow | undefined> {
@@ -374,4 +376,19 @@ function statusCondition(status: LinkStatus, now: number) {
   return status === 'expired'
     ? sql<boolean>`(disabled = 0 and ${expired})`
     : sql<boolean>`(disabled = 0 and not ${expired})`
+}
+
+/**
+ * Links with an alias suffix that starts with the term: every alias containing it. U+10FFFF is
+ * above every character, so the range ends after the last suffix starting with the term.
+ */
+function aliasCandidates(term: string) {
+  const from = term.toLowerCase()
+  return sql`select link_id from links_search_suffixes where suffix >= ${from} and suffix < ${`${from}\u{10FFFF}`}`
+}
+
+/** Links whose URL or title holds every trigram of the term (the FTS5 index). */
+function trigramCandidates(column: 'url' | 'title', term: string) {
+  const phrase = `${column} : "${term.replace(/"/g, '""')}"`
+  return sql`select rowid from links_search where links_search match ${phrase}`
 }

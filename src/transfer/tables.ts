@@ -48,9 +48,10 @@ export function isListedTable(name: string): name is TableName {
 }
 
 /**
- * Tables of SQLite itself and of the migrator, SQLite's search index of the links (an FTS5
- * table and its shadow tables, migration 0008, filled by triggers as the links arrive) and the
- * auth generation counter (migration 0012): never dumped (the target's migrator writes its own).
+ * Tables of SQLite itself and of the migrator, SQLite's search indexes of the links (an FTS5
+ * table and its shadow tables, the alias suffixes and the links waiting for them, migrations 0008
+ * and 0011, filled from the links as they arrive) and the auth generation counter (migration
+ * 0012): never dumped (the target's migrator writes its own).
  */
 export function isInternalTable(name: string): boolean {
   return (

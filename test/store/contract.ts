@@ -1,6 +1,7 @@
 /**
  * The store contract: what every engine's stores must do, run against each real database.
  */
+import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/db/connect.js'
 import { aggregate } from '../../src/clicks/aggregate.js'
@@ -8,6 +9,7 @@ import { forgetClicksOfDeletedLinks } from '../../src/clicks/orphans.js'
 import { clickStoreFor } from '../../src/clicks/store.js'
 import { SqlDomainStore } from '../../src/domains/store.js'
 import { SqlRedirectStore } from '../../src/redirects/store.js'
+import { SearchIndexer } from '../../src/links/search-indexer.js'
 import { SqlLinkStore } from '../../src/links/store.js'
 import { SqlPixelStore } from '../../src/pixels/store.js'
 import { SqlSpaceStore } from '../../src/spaces/store.js'
@@ -243,6 +245,101 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
           )
         ).rows,
       ).toEqual([])
+    })
+
+    it('finds a link by alias, URL and title as its change commits, before and after the search index catches up', async () => {
+      /** Aliases of alice's links that a search finds, in id order. */
+      const found = async (searchBy: 'alias' | 'url' | 'title', search: string) =>
+        (await links.list(alice, { searchBy, search, sortBy: 'id' }, page, T)).rows.map(
+          (l) => l.alias,
+        )
+      /** SQLite indexes off the write path (migration 0011); PostgreSQL in the write. */
+      const pending = async () =>
+        db.dialect === 'sqlite'
+          ? Number(
+              (
+                await sql<{ n: number }>`select count(*) as n from links_search_pending`.execute(
+                  db.kysely,
+                )
+              ).rows[0]!.n,
+            )
+          : 0
+      const index = () => (db.dialect === 'sqlite' ? new SearchIndexer(db).drain() : 0)
+      const indexed = db.dialect === 'sqlite' ? 1 : 0
+      const searches = async () => ({
+        alias: await found('alias', 'SPRING'),
+        aliasInner: await found('alias', 'ing-2'),
+        url: await found('url', 'Shop.Example/Spr'),
+        title: await found('title', 'fLower'),
+      })
+
+      const a = await links.create(
+        link('Spring-1', { url: 'https://shop.example/spring', title: 'Flowers' }),
+        [],
+      )
+      await index()
+      await links.create(link('spring-2', { url: 'https://shop.example/spring2', title: null }), [])
+      await links.create(
+        link('autumn', { url: 'https://shop.example/autumn', title: 'Leaves' }),
+        [],
+      )
+      // spring-2 and autumn are not indexed yet: found (or not) through the pending links.
+      expect(await pending()).toBe(2 * indexed)
+      const created = {
+        alias: ['Spring-1', 'spring-2'],
+        aliasInner: ['spring-2'],
+        url: ['Spring-1', 'spring-2'],
+        title: ['Spring-1'],
+      }
+      expect(await searches()).toEqual(created)
+      expect(await index()).toBe(2 * indexed)
+      expect(await pending()).toBe(0)
+      expect(await searches()).toEqual(created)
+
+      // Renamed: the index still holds the old alias, URL and title until the indexer runs.
+      await links.update(
+        a.id,
+        { alias: 'winter-1', url: 'https://shop.example/winter', title: 'Snow' },
+        undefined,
+      )
+      expect(await pending()).toBe(indexed)
+      const renamed = {
+        alias: ['spring-2'],
+        aliasInner: ['spring-2'],
+        url: ['spring-2'],
+        title: [],
+      }
+      expect(await searches()).toEqual(renamed)
+      expect(await found('alias', 'inter-')).toEqual(['winter-1'])
+      expect(await found('title', 'now')).toEqual(['winter-1'])
+      expect(await index()).toBe(indexed)
+      expect(await searches()).toEqual(renamed)
+      expect(await found('alias', 'inter-')).toEqual(['winter-1'])
+      expect(await found('url', 'example/winter')).toEqual(['winter-1'])
+      expect(await found('title', 'now')).toEqual(['winter-1'])
+
+      // Renamed twice before the indexer runs, then deleted: found by none of its names.
+      const b = await links.update(a.id, { alias: 'summer-1' }, undefined)
+      await links.update(b.id, { alias: 'spring-3' }, undefined)
+      expect(await found('alias', 'ring-')).toEqual(['spring-3', 'spring-2'])
+      expect(await found('alias', 'summer')).toEqual([])
+      await links.delete(a.id)
+      expect(await pending()).toBe(indexed)
+      const deleted = {
+        alias: ['spring-2'],
+        aliasInner: ['spring-2'],
+        url: ['spring-2'],
+        title: [],
+      }
+      expect(await searches()).toEqual(deleted)
+      expect(await found('alias', 'ring-')).toEqual(['spring-2'])
+      expect(await found('alias', 'inter-')).toEqual([])
+      expect(await found('url', 'example/winter')).toEqual([])
+      expect(await index()).toBe(indexed)
+      expect(await searches()).toEqual(deleted)
+      expect(await found('alias', 'ring-')).toEqual(['spring-2'])
+      expect(await found('alias', 'inter-')).toEqual([])
+      expect(await found('alias', 'autumn')).toEqual(['autumn'])
     })
 
     it('selects links by status exactly as the status rule says', async () => {

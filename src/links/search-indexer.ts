@@ -1,0 +1,171 @@
+/**
+ * Moves the links that changed into SQLite's search indexes (migration 0011): the writes only
+ * record which links changed, in `links_search_pending`; this indexes them a batch at a time,
+ * each batch in one transaction, so no write waits for FTS5's segments and merges.
+ *
+ * Who runs it: the process that wrote, shortly after its writes (`nudge`, one run per
+ * `debounceMs` however many writes), and every process at start and every `sweepMs`, for the
+ * writes of other processes (cluster workers, the CLI, imports). Two processes may run it at
+ * once: a batch takes the write lock first (`BEGIN IMMEDIATE`), so each pending link is taken
+ * by one of them. A search never waits for it: pending links are candidates of every search.
+ */
+import type { Kysely } from 'kysely'
+import type { Db } from '../db/connect.js'
+import type { Database } from '../db/types.js'
+import {
+  aliasSuffixes,
+  prepare,
+  REBUILD,
+  type Current,
+  type Pending,
+  type Statements,
+} from './search-index-sql.js'
+
+/**
+ * A backlog this large comes from a bulk load (`slink import`, a database filled by SQL): it is
+ * rebuilt in one pass before serving, about 13 s a million links, instead of a batch at a time
+ * (about 0.3 ms a link) while every search takes the whole backlog as candidates.
+ */
+export const REBUILD_AT = 50_000
+
+export interface SearchIndexerOptions {
+  /** How long after a write of this process its batch runs. */
+  debounceMs?: number
+  /** How often pending links of other processes are looked for. */
+  sweepMs?: number
+  /** Links per batch (per transaction): 100 keep a batch to about 30 ms. */
+  batch?: number
+  /** FTS5 merge work after each batch, in pages (see docs/performance.md for the measure). */
+  mergePages?: number
+}
+
+export class SearchIndexer {
+  // The root builder, taken outside any transaction: a timer set while a unit of work is open
+  // would otherwise see that (finished) transaction through `db.kysely`.
+  private readonly root: Kysely<Database>
+  private statements: Statements | null = null
+  private debounce: NodeJS.Timeout | null = null
+  private sweep: NodeJS.Timeout | null = null
+  private running: Promise<void> | null = null
+  private again = false
+  private stopped = false
+  private onError: (error: unknown) => void = () => {}
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: SearchIndexerOptions = {},
+  ) {
+    this.root = db.kysely
+  }
+
+  /** A write of this process has committed: index it soon (close writes share a batch). */
+  nudge(): void {
+    if (this.stopped || this.debounce) return
+    this.debounce = setTimeout(() => {
+      this.debounce = null
+      this.kick()
+    }, this.options.debounceMs ?? 100)
+    this.debounce.unref()
+  }
+
+  /** Indexes what is pending now, then looks again every `sweepMs`; a failed batch is retried then. */
+  start(onError: (error: unknown) => void): void {
+    this.onError = onError
+    this.kick()
+    this.sweep = setInterval(() => this.kick(), this.options.sweepMs ?? 5000)
+    this.sweep.unref()
+  }
+
+  /** Stops the timers and waits for the batch in hand (a few milliseconds). */
+  async stop(): Promise<void> {
+    this.stopped = true
+    if (this.debounce) clearTimeout(this.debounce)
+    if (this.sweep) clearInterval(this.sweep)
+    this.debounce = this.sweep = null
+    await this.running
+  }
+
+  /** Indexes every pending link; resolves with how many were indexed. */
+  async drain(): Promise<number> {
+    let total = 0
+    for (;;) {
+      const done = await this.runBatch()
+      total += done
+      if (done === 0 || this.stopped) return total
+      // Requests waiting for the database go between two batches.
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+  }
+
+  /** Rebuilds both indexes from the links when `REBUILD_AT` or more are pending; says how many. */
+  async rebuildIfBehind(threshold = REBUILD_AT): Promise<number> {
+    const handle = this.db.sqlite
+    if (!handle) return 0
+    return this.root.connection().execute(async () =>
+      handle
+        .transaction(() => {
+          const { n } = handle.prepare('SELECT count(*) AS n FROM links_search_pending').get() as {
+            n: number
+          }
+          if (n < threshold) return 0
+          handle.exec(REBUILD)
+          return n
+        })
+        .immediate(),
+    )
+  }
+
+  private kick(): void {
+    if (this.stopped) return
+    if (this.running) {
+      this.again = true
+      return
+    }
+    this.running = this.drain()
+      .then(
+        () => {},
+        (error: unknown) => this.onError(error),
+      )
+      .finally(() => {
+        this.running = null
+        if (this.again) {
+          this.again = false
+          this.kick()
+        }
+      })
+  }
+
+  /** One batch, holding the process's SQLite connection (no other query runs meanwhile). */
+  private async runBatch(): Promise<number> {
+    const handle = this.db.sqlite
+    if (!handle?.open) return 0
+    return this.root.connection().execute(async () => {
+      const statements = (this.statements ??= prepare(handle))
+      const done = handle.transaction(() => this.indexBatch(statements)).immediate()
+      // The batch's pages (a few hundred: suffixes land all over their B-tree) are copied from
+      // the WAL into the database here, by the indexer, instead of at the commit of whichever
+      // write next crosses the auto-checkpoint size. PASSIVE: it never waits for a lock.
+      if (done > 0) handle.pragma('wal_checkpoint(PASSIVE)')
+      return done
+    })
+  }
+
+  private indexBatch(s: Statements): number {
+    const pending = s.take.all(this.options.batch ?? 100) as Pending[]
+    for (const { link_id: id, indexed_alias: before } of pending) {
+      const link = s.current.get(id) as Current | undefined
+      // A link new since the last batch (no indexed alias) is not in the index yet.
+      if (before !== null) s.ftsDelete.run(id)
+      if (link) s.ftsInsert.run(id, link.url, link.title)
+      const after = link?.alias ?? null
+      if (before !== after) {
+        if (before !== null) for (const suffix of aliasSuffixes(before)) s.drop.run(suffix, id)
+        if (after !== null) for (const suffix of aliasSuffixes(after)) s.add.run(suffix, id)
+      }
+      s.done.run(id)
+    }
+    const pages = this.options.mergePages ?? 16
+    if (pending.length > 0 && pages > 0) s.merge.run(pages)
+    return pending.length
+  }
+}

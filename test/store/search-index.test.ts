@@ -1,0 +1,173 @@
+/**
+ * SQLite's search indexes off the write path (migration 0011): what the indexer leaves in them,
+ * with two processes at once, after a nudge, and what the migration builds from existing links.
+ * The answers of the searches themselves are in the store contract (both engines).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql } from 'kysely'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { openDatabase, type Db } from '../../src/db/connect.js'
+import { migrate, migrateTo } from '../../src/db/migrate.js'
+import { aliasSuffixes } from '../../src/links/search-index-sql.js'
+import { SearchIndexer } from '../../src/links/search-indexer.js'
+
+const T = 1_700_000_000_000
+
+let dir: string
+let db: Db
+const open = () => openDatabase({ kind: 'sqlite', path: join(dir, 'search.db') })
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'slink-search-'))
+  db = open()
+  await migrateTo(db, '0010-webhook-attempts')
+  await sql`INSERT INTO users (name, email, timezone, created_at, updated_at)
+    VALUES ('A', 'a@example.com', 'UTC', ${T}, ${T})`.execute(db.kysely)
+  await sql`INSERT INTO domains (user_id, name, url, created_at, updated_at)
+    VALUES (NULL, 'short.test', 'https://short.test', ${T}, ${T})`.execute(db.kysely)
+})
+afterEach(async () => {
+  await db.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+async function addLink(alias: string, url: string, title: string | null): Promise<number> {
+  const { rows } = await sql<{ id: number }>`INSERT INTO links (user_id, domain_id, alias, url,
+      title, title_locked, target_type, disabled, privacy, clicks, created_at, updated_at)
+    VALUES (1, 1, ${alias}, ${url}, ${title}, 0, 0, 0, 0, 0, ${T}, ${T}) RETURNING id`.execute(
+    db.kysely,
+  )
+  return rows[0]!.id
+}
+
+/** The suffix table, as sorted `suffix link_id` lines. */
+async function suffixRows(): Promise<string[]> {
+  const { rows } = await sql<{ suffix: string; link_id: number }>`
+    SELECT suffix, link_id FROM links_search_suffixes`.execute(db.kysely)
+  return rows.map((r) => `${r.suffix} ${r.link_id}`).sort()
+}
+
+/** What the suffix table must hold for these links (id → alias). */
+function expectedSuffixes(links: Record<number, string>): string[] {
+  return Object.entries(links)
+    .flatMap(([id, alias]) => aliasSuffixes(alias).map((s) => `${s} ${id}`))
+    .sort()
+}
+
+async function pendingIds(): Promise<number[]> {
+  const { rows } = await sql<{ link_id: number }>`
+    SELECT link_id FROM links_search_pending ORDER BY link_id`.execute(db.kysely)
+  return rows.map((r) => r.link_id)
+}
+
+/** Rowids the trigram index finds for an FTS5 query. */
+async function ftsHits(query: string): Promise<number[]> {
+  const { rows } = await sql<{ rowid: number }>`
+    SELECT rowid FROM links_search WHERE links_search MATCH ${query} ORDER BY rowid`.execute(
+    db.kysely,
+  )
+  return rows.map((r) => r.rowid)
+}
+
+describe('migration 0011', () => {
+  it('builds the suffixes and the trigram index of the links already stored, with nothing pending', async () => {
+    const a = await addLink('Abc-1', 'https://one.example/path', 'First page')
+    const b = await addLink('x_Y', 'https://two.example/', null)
+    await migrate(db)
+    expect(await pendingIds()).toEqual([])
+    expect(await suffixRows()).toEqual(expectedSuffixes({ [a]: 'Abc-1', [b]: 'x_Y' }))
+    expect(aliasSuffixes('Abc-1')).toEqual(['abc-1', 'bc-1', 'c-1', '-1', '1'])
+    expect(await ftsHits('url : "one.example"')).toEqual([a])
+    expect(await ftsHits('url : "example"')).toEqual([a, b])
+    expect(await ftsHits('title : "first"')).toEqual([a])
+  })
+})
+
+describe('the indexer', () => {
+  beforeEach(() => migrate(db))
+
+  it('moves created, renamed and deleted links into the indexes and empties the pending table', async () => {
+    const a = await addLink('one', 'https://a.example/', 'Alpha')
+    const b = await addLink('two', 'https://b.example/', 'Beta')
+    expect(await pendingIds()).toEqual([a, b])
+    expect(await suffixRows()).toEqual([])
+    expect(await ftsHits('title : "alpha"')).toEqual([])
+    expect(await new SearchIndexer(db).drain()).toBe(2)
+    expect(await pendingIds()).toEqual([])
+    expect(await suffixRows()).toEqual(expectedSuffixes({ [a]: 'one', [b]: 'two' }))
+    expect(await ftsHits('title : "alpha"')).toEqual([a])
+    expect(await ftsHits('url : "b.example"')).toEqual([b])
+
+    await sql`UPDATE links SET alias = 'First', title = 'Gamma' WHERE id = ${a}`.execute(db.kysely)
+    await sql`UPDATE links SET alias = 'Again' WHERE id = ${a}`.execute(db.kysely)
+    await sql`DELETE FROM links WHERE id = ${b}`.execute(db.kysely)
+    // A change of a column the index does not hold records nothing.
+    await sql`UPDATE links SET clicks = 5 WHERE id = ${a}`.execute(db.kysely)
+    expect(await pendingIds()).toEqual([a, b])
+    expect(await new SearchIndexer(db).drain()).toBe(2)
+    expect(await pendingIds()).toEqual([])
+    expect(await suffixRows()).toEqual(expectedSuffixes({ [a]: 'Again' }))
+    expect(await ftsHits('title : "alpha"')).toEqual([])
+    expect(await ftsHits('title : "gamma"')).toEqual([a])
+    expect(await ftsHits('url : "b.example"')).toEqual([])
+    expect(await ftsHits('url : "a.example"')).toEqual([a])
+  })
+
+  it('takes each pending link once when two processes run it at the same time', async () => {
+    const aliases: Record<number, string> = {}
+    for (let i = 0; i < 40; i++)
+      aliases[await addLink(`l-${i}`, `https://x.example/${i}`, null)] = `l-${i}`
+    const other = open()
+    try {
+      const counts = await Promise.all([
+        new SearchIndexer(db, { batch: 3 }).drain(),
+        new SearchIndexer(other, { batch: 3 }).drain(),
+      ])
+      expect(counts[0]! + counts[1]!).toBe(40)
+      expect(counts[0]).toBeGreaterThan(0)
+      expect(counts[1]).toBeGreaterThan(0)
+    } finally {
+      await other.close()
+    }
+    expect(await pendingIds()).toEqual([])
+    expect(await suffixRows()).toEqual(expectedSuffixes(aliases))
+    expect((await ftsHits('url : "x.example"')).length).toBe(40)
+  })
+
+  it('rebuilds both indexes in one pass when the backlog reaches the threshold, and only then', async () => {
+    const a = await addLink('kept', 'https://k.example/', 'Kept')
+    await new SearchIndexer(db).drain()
+    await sql`UPDATE links SET alias = 'renamed', title = 'Other' WHERE id = ${a}`.execute(
+      db.kysely,
+    )
+    const b = await addLink('new-1', 'https://n.example/', null)
+    const c = await addLink('new-2', 'https://n.example/2', null)
+    expect(await new SearchIndexer(db).rebuildIfBehind(4)).toBe(0)
+    expect(await pendingIds()).toEqual([a, b, c])
+    expect(await new SearchIndexer(db).rebuildIfBehind(3)).toBe(3)
+    expect(await pendingIds()).toEqual([])
+    expect(await suffixRows()).toEqual(
+      expectedSuffixes({ [a]: 'renamed', [b]: 'new-1', [c]: 'new-2' }),
+    )
+    expect(await ftsHits('title : "kept"')).toEqual([])
+    expect(await ftsHits('title : "other"')).toEqual([a])
+    expect(await ftsHits('url : "n.example"')).toEqual([b, c])
+  })
+
+  it('indexes the writes it is nudged about, and nothing once stopped', async () => {
+    const indexer = new SearchIndexer(db, { debounceMs: 0 })
+    const a = await addLink('nudged', 'https://n.example/', null)
+    expect(await pendingIds()).toEqual([a])
+    indexer.nudge()
+    await vi.waitFor(async () => expect(await pendingIds()).toEqual([]))
+    expect(await suffixRows()).toEqual(expectedSuffixes({ [a]: 'nudged' }))
+
+    await indexer.stop()
+    const b = await addLink('later', 'https://l.example/', null)
+    indexer.nudge()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await pendingIds()).toEqual([b])
+  })
+})
