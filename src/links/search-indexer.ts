@@ -141,12 +141,10 @@ export class SearchIndexer {
     if (!handle?.open) return 0
     return this.root.connection().execute(async () => {
       const statements = (this.statements ??= prepare(handle))
-      const done = handle.transaction(() => this.indexBatch(statements)).immediate()
       // The batch's pages (a few hundred: suffixes land all over their B-tree) are copied from
-      // the WAL into the database here, by the indexer, instead of at the commit of whichever
-      // write next crosses the auto-checkpoint size. PASSIVE: it never waits for a lock.
-      if (done > 0) handle.pragma('wal_checkpoint(PASSIVE)')
-      return done
+      // the WAL into the database by the click-writing thread's checkpoints in a server (see
+      // composition/click-worker.ts), off this thread: a checkpoint syncs the file.
+      return handle.transaction(() => this.indexBatch(statements)).immediate()
     })
   }
 
