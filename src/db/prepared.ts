@@ -10,9 +10,8 @@
  *
  * On an SQLite file, a prepared read outside a transaction runs synchronously on the read-only
  * connection (`Db.reader`): it sees what is committed, without the promises of the query
- * builder and without waiting for the writing connection. That connection is one per process
- * and serves every transaction in turn; a read queued behind them, several times per request,
- * made one request in a hundred wait 300 ms under 50 concurrent creates. Inside a transaction
+ * builder and without waiting for the writing connection, which is one per process and serves
+ * every transaction in turn (a read queued behind them waited for each). Inside a transaction
  * the read goes through the query builder, in that transaction.
  *
  * On PostgreSQL, a prepared read outside a transaction is a named statement of the pool: each
@@ -28,12 +27,12 @@ class StandIn {
 }
 
 /** A query compiled from stand-ins; `values` puts a call's arguments in their places. */
-export interface Compiled<R> {
+interface Compiled<R> {
   readonly query: CompiledQuery<R>
   values(args: readonly unknown[]): unknown[]
 }
 
-export function compileOnce<A extends unknown[], R>(
+function compileOnce<A extends unknown[], R>(
   arity: A['length'],
   build: (...args: A) => Compilable<R>,
 ): () => Compiled<R> {
