@@ -1,5 +1,7 @@
 /** Small building blocks shared by the dashboard's pages. */
 import type { ComponentChildren } from 'preact'
+import { PER_PAGE } from '../shared/schema.js'
+import type { FieldMessages } from '../shared/errors.js'
 
 /** The hidden field every state-changing form carries. */
 export function CsrfField(props: { token: string }) {
@@ -74,5 +76,48 @@ export function FilterSelect(props: {
         ))}
       </select>
     </div>
+  )
+}
+
+/** The end of every list's filter form: the order, the rows a page, and the button. */
+export function OrderAndRows(props: { sort: string; perPage: number }) {
+  return (
+    <>
+      <FilterSelect
+        name="sort"
+        label="Order"
+        value={props.sort}
+        options={[
+          ['desc', 'Descending'],
+          ['asc', 'Ascending'],
+        ]}
+      />
+      <FilterSelect
+        name="per_page"
+        label="Rows"
+        value={String(props.perPage)}
+        options={PER_PAGE.map((n) => [String(n), String(n)] as const)}
+      />
+      <div class="filter">
+        <button type="submit">Apply</button>
+      </div>
+    </>
+  )
+}
+
+/** A list's filters the API would refuse, each with the API's message, and a way back. */
+export function RefusedFilters(props: { messages: FieldMessages; back: string; backText: string }) {
+  return (
+    <section class="panel" role="alert">
+      <h2>These filters cannot be used</h2>
+      <ul id="query-errors">
+        {Object.entries(props.messages).flatMap(([field, list]) =>
+          list.map((message) => <li key={`${field}${message}`}>{message}</li>),
+        )}
+      </ul>
+      <p>
+        <a href={props.back}>{props.backText}</a>
+      </p>
+    </section>
   )
 }

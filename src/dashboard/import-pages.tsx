@@ -9,7 +9,7 @@ import { OUTCOMES, type Outcome } from '../imports/planner.js'
 import { SOURCE_NAMES } from '../imports/sources/index.js'
 import { renderToString } from 'preact-render-to-string'
 import type { RenderedPage } from '../pages/layout.js'
-import { CsrfField } from './components.js'
+import { CsrfField, RefusedFilters } from './components.js'
 import { dashboardPage, type Viewer } from './shell.js'
 
 const numbers = new Intl.NumberFormat('en-US')
@@ -455,17 +455,11 @@ export function importQueryErrorPage(
     section: 'imports',
     viewer,
     children: (
-      <section class="panel" role="alert">
-        <h2>These filters cannot be used</h2>
-        <ul id="query-errors">
-          {Object.entries(messages).flatMap(([field, list]) =>
-            list.map((message) => <li key={`${field}${message}`}>{message}</li>),
-          )}
-        </ul>
-        <p>
-          <a href={`/dashboard/imports/${id}`}>Show every row</a>
-        </p>
-      </section>
+      <RefusedFilters
+        messages={messages}
+        back={`/dashboard/imports/${id}`}
+        backText="Show every row"
+      />
     ),
   })
 }

@@ -7,9 +7,8 @@
 import type { LinkRecord, LinkListQuery } from '../links/schema.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { safeHref } from '../pages/safe-values.js'
-import { PER_PAGE } from '../shared/schema.js'
 import { BulkBar, RowActions, SelectAll, SelectLink, ShortLink } from './link-row-actions.js'
-import { FilterSelect } from './components.js'
+import { FilterSelect, OrderAndRows, RefusedFilters } from './components.js'
 import { dashboardPage, type Viewer } from './shell.js'
 
 const numbers = new Intl.NumberFormat('en-US')
@@ -119,24 +118,7 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
               ['url', 'Destination'],
             ]}
           />
-          <FilterSelect
-            name="sort"
-            label="Order"
-            value={query.sort ?? 'desc'}
-            options={[
-              ['desc', 'Descending'],
-              ['asc', 'Ascending'],
-            ]}
-          />
-          <FilterSelect
-            name="per_page"
-            label="Rows"
-            value={String(input.perPage)}
-            options={PER_PAGE.map((n) => [String(n), String(n)] as const)}
-          />
-          <div class="filter">
-            <button type="submit">Apply</button>
-          </div>
+          <OrderAndRows sort={query.sort ?? 'desc'} perPage={input.perPage} />
         </form>
         <p class="muted" id="links-count" role="status">
           {input.total === 0
@@ -230,17 +212,7 @@ export function linksQueryErrorPage(viewer: Viewer, messages: Record<string, str
     section: 'links',
     viewer,
     children: (
-      <section class="panel" role="alert">
-        <h2>These filters cannot be used</h2>
-        <ul id="query-errors">
-          {Object.entries(messages).flatMap(([field, list]) =>
-            list.map((message) => <li key={`${field}${message}`}>{message}</li>),
-          )}
-        </ul>
-        <p>
-          <a href="/dashboard/links">Show all links</a>
-        </p>
-      </section>
+      <RefusedFilters messages={messages} back="/dashboard/links" backText="Show all links" />
     ),
   })
 }

@@ -7,9 +7,8 @@
  */
 import type { ComponentChildren } from 'preact'
 import type { RenderedPage } from '../pages/layout.js'
-import { PER_PAGE } from '../shared/schema.js'
 import type { FieldMessages } from '../shared/errors.js'
-import { CsrfField, FilterSelect } from './components.js'
+import { CsrfField, FilterSelect, OrderAndRows, RefusedFilters } from './components.js'
 import { dashboardPage, type Section, type Viewer } from './shell.js'
 
 const numbers = new Intl.NumberFormat('en-US')
@@ -163,24 +162,7 @@ export function resourceListPage<Row extends { id: number }>(
               ['name', 'Name'],
             ]}
           />
-          <FilterSelect
-            name="sort"
-            label="Order"
-            value={text('sort') || 'desc'}
-            options={[
-              ['desc', 'Descending'],
-              ['asc', 'Ascending'],
-            ]}
-          />
-          <FilterSelect
-            name="per_page"
-            label="Rows"
-            value={String(input.perPage)}
-            options={PER_PAGE.map((n) => [String(n), String(n)] as const)}
-          />
-          <div class="filter">
-            <button type="submit">Apply</button>
-          </div>
+          <OrderAndRows sort={text('sort') || 'desc'} perPage={input.perPage} />
         </form>
         <p class="muted" id="items-count" role="status">
           {input.total === 0
@@ -263,17 +245,11 @@ export function resourceQueryErrorPage<Row extends { id: number }>(
     section: view.section,
     viewer,
     children: (
-      <section class="panel" role="alert">
-        <h2>These filters cannot be used</h2>
-        <ul id="query-errors">
-          {Object.entries(messages).flatMap(([name, list]) =>
-            list.map((message) => <li key={`${name}${message}`}>{message}</li>),
-          )}
-        </ul>
-        <p>
-          <a href={view.base}>Show all {view.title.toLowerCase()}</a>
-        </p>
-      </section>
+      <RefusedFilters
+        messages={messages}
+        back={view.base}
+        backText={`Show all ${view.title.toLowerCase()}`}
+      />
     ),
   })
 }
