@@ -156,6 +156,8 @@ describe('dashboard imports', () => {
     expect(fragment.body).not.toContain('<style')
     const bad = await alice.get(`${location}?outcome=lost`)
     expectStatus(bad, 422)
+    expect(bad.body).toContain('<h2>These filters cannot be used</h2>')
+    expect(bad.body).toContain(`<a href="${location}">Show every row</a>`)
 
     const links = (await t.call('GET', '/api/v1/links?sort=asc')).json().data
     expect(

@@ -242,6 +242,7 @@ describe('dashboard pixels, spaces and domains', () => {
         const refused = await alice.get(`${base}?${c.badQuery[0]}`)
         expectStatus(refused, 422)
         expect(refused.body).toContain(`<li>${c.badQuery[1]}</li>`)
+        expect(refused.body).toMatch(new RegExp(`<a href="${base}">Show all [a-z]+</a>`))
         const paged = await alice.get(`${base}?search=zz-&per_page=10&page=2`)
         expectStatus(paged, 200)
         expect(paged.body).toContain('Nothing on page 2: there are 3 on 1 page.')
