@@ -1,6 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/connect.js'
-import { BROWSER_UA, eventually, startServer, type TestServer } from '../support/server.js'
+import {
+  BROWSER_UA,
+  eventually,
+  startServer,
+  storedClicks,
+  type TestServer,
+} from '../support/server.js'
 
 /** The server of the counting tests; the shutdown test starts one of its own. */
 let shared: TestServer
@@ -25,19 +31,11 @@ async function createLink(server: TestServer, form: Record<string, string | numb
   return (res.json as { data: { id: number; alias: string } }).data
 }
 
+/** The link's counter and log rows, and what its per-day totals add up to. */
 async function stored(dbPath: string, linkId: number) {
+  const { clicks, rows } = await storedClicks(dbPath, linkId)
   const db = openDatabase({ kind: 'sqlite', path: dbPath })
   try {
-    const link = await db.kysely
-      .selectFrom('links')
-      .select('clicks')
-      .where('id', '=', linkId)
-      .executeTakeFirstOrThrow()
-    const rows = await db.kysely
-      .selectFrom('clicks')
-      .select('link_id')
-      .where('link_id', '=', linkId)
-      .execute()
     const totals = await db.kysely
       .selectFrom('click_stats')
       .select(['dimension', 'clicks'])
@@ -46,8 +44,8 @@ async function stored(dbPath: string, linkId: number) {
     const sum = (dimension: string) =>
       totals.filter((t) => t.dimension === dimension).reduce((a, t) => a + t.clicks, 0)
     return {
-      clicks: link.clicks,
-      rows: rows.length,
+      clicks,
+      rows,
       total: sum('total'),
       country: sum('country'),
       device: sum('device'),

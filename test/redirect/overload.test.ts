@@ -6,33 +6,19 @@
  */
 import SQLite from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDatabase } from '../../src/db/connect.js'
-import { BROWSER_UA, eventually, startServer, type TestServer } from '../support/server.js'
+import {
+  BROWSER_UA,
+  eventually,
+  startServer,
+  storedClicks,
+  type TestServer,
+} from '../support/server.js'
 
 let s: TestServer | null = null
 afterEach(async () => {
   await s?.stop()
   s = null
 })
-
-async function storedClicks(dbPath: string, linkId: number) {
-  const db = openDatabase({ kind: 'sqlite', path: dbPath })
-  try {
-    const link = await db.kysely
-      .selectFrom('links')
-      .select('clicks')
-      .where('id', '=', linkId)
-      .executeTakeFirstOrThrow()
-    const rows = await db.kysely
-      .selectFrom('clicks')
-      .select('link_id')
-      .where('link_id', '=', linkId)
-      .execute()
-    return { clicks: link.clicks, rows: rows.length }
-  } finally {
-    await db.close()
-  }
-}
 
 describe('a click writer that falls behind', () => {
   it('holds counted redirects past CLICK_BACKLOG, drops nothing, and answers them once it catches up', async () => {

@@ -6,6 +6,7 @@ import { request, type Agent } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { openDatabase } from '../../src/db/connect.js'
 import { serve, type ServeProcess } from './cli.js'
 
 export const API_KEY = 'redirect-test-key-0123456789'
@@ -132,4 +133,27 @@ export async function eventually<T>(
     value = await read()
   }
   return value
+}
+
+/** What a link's clicks left in a served SQLite file: its counter and its click-log rows. */
+export async function storedClicks(
+  dbPath: string,
+  linkId: number,
+): Promise<{ clicks: number; rows: number }> {
+  const db = openDatabase({ kind: 'sqlite', path: dbPath })
+  try {
+    const link = await db.kysely
+      .selectFrom('links')
+      .select('clicks')
+      .where('id', '=', linkId)
+      .executeTakeFirstOrThrow()
+    const rows = await db.kysely
+      .selectFrom('clicks')
+      .select('link_id')
+      .where('link_id', '=', linkId)
+      .execute()
+    return { clicks: link.clicks, rows: rows.length }
+  } finally {
+    await db.close()
+  }
 }
