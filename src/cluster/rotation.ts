@@ -27,8 +27,8 @@ export class SqlRotationCounter implements RotationCounter {
 
   next(linkId: number, cycleLength: number): Maybe<number> {
     const cycle = Math.max(1, cycleLength)
-    // Not inside another request's open transaction, which a rollback would undo.
-    if (this.nextSync && !this.db.sqlite?.inTransaction) return this.nextSync(linkId, cycle)
+    // Synchronous on SQLite, unless another request's transaction is open (see Db.idleSqlite).
+    if (this.nextSync && this.db.idleSqlite()) return this.nextSync(linkId, cycle)
     return sql<{
       last_rotation: number
     }>`UPDATE links SET last_rotation = (coalesce(last_rotation, -1) + 1) % ${cycle}

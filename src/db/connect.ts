@@ -30,6 +30,12 @@ export interface Db {
   /** The raw SQLite handle, for the few synchronous statements on the redirect path. */
   readonly sqlite: SQLite.Database | null
   /**
+   * The raw SQLite handle when no transaction is open on it, else null: a synchronous write on
+   * it then commits on its own, instead of joining another request's transaction (and being
+   * undone by its rollback). Null on PostgreSQL.
+   */
+  idleSqlite(): SQLite.Database | null
+  /**
    * SQLite only: a second, read-only connection to the same file for the prepared reads of the
    * request path (db/prepared.ts), when no transaction is open in the current async context; null
    * inside one, on PostgreSQL, and for an in-memory database. It reads what is committed and
@@ -69,6 +75,7 @@ function unitOfWork(
     },
     dialect,
     sqlite,
+    idleSqlite: () => (sqlite === null || sqlite.inTransaction ? null : sqlite),
     reader: () => (readOnly === null || current.getStore() ? null : readOnly),
     pool: () => (pool === null || current.getStore() ? null : pool),
     transaction<T>(work: () => Promise<T>): Promise<T> {

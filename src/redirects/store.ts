@@ -71,9 +71,8 @@ export class SqlRedirectStore implements RedirectStore {
   }
 
   takeLimitedClick(linkId: number): LimitedClick | Promise<LimitedClick> {
-    // Synchronous on SQLite unless a transaction of another request is open on the connection:
-    // the click would become part of it, and be undone if that transaction rolled back.
-    if (this.takeSync && !this.db.sqlite?.inTransaction) return this.takeSync(linkId)
+    // Synchronous on SQLite, unless another request's transaction is open (see Db.idleSqlite).
+    if (this.takeSync && this.db.idleSqlite()) return this.takeSync(linkId)
     return this.db.kysely
       .updateTable('links')
       .set((eb) => ({ clicks: eb('clicks', '+', 1) }))
