@@ -58,10 +58,23 @@ function isStalePlan(error: unknown): boolean {
 /** Names the PostgreSQL statements, one per prepared query of the process. */
 let count = 0
 
-function readerOf(sqlite: SQLite.Database, text: string): SQLite.Statement {
+/**
+ * A read of the reader connection that returns rows as objects built by one object literal per
+ * query (made from the statement's column names), not key by key as the driver builds them:
+ * for a link's 25 columns that took 18 µs a read against 15 µs (scratch measurement, quiet loop).
+ * A later column of the same name wins, as with the driver's objects.
+ */
+function readerOf<R>(sqlite: SQLite.Database, text: string): (parameters: unknown[]) => R[] {
   const statement = sqlite.prepare(text)
   if (!statement.reader) throw new Error(`a prepared query must return rows: ${text}`)
-  return statement
+  statement.raw(true)
+  const names = statement.columns().map((column) => column.name)
+  // In an object literal this name would set the prototype, not a field.
+  if (names.includes('__proto__'))
+    throw new Error(`a prepared query cannot name __proto__: ${text}`)
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: r[${i}]`)
+  const row = new Function('r', `return { ${fields.join(', ')} }`) as (values: unknown[]) => R
+  return (parameters) => (statement.all(parameters) as unknown[][]).map(row)
 }
 
 export function prepared<A extends unknown[], R>(
@@ -72,16 +85,16 @@ export function prepared<A extends unknown[], R>(
 ): (...args: A) => Promise<R[]> {
   const compiled = compileOnce(arity, build)
   const name = `slink_prepared_${++count}`
-  let statement: SQLite.Statement | null = null
+  let read: ((parameters: unknown[]) => R[]) | null = null
   return (...args: A) => {
     const { query, values } = compiled()
     const parameters = values(args)
     const database = db()
     const reader = database.reader()
     if (reader !== null) {
-      statement ??= readerOf(reader, query.sql)
       try {
-        return Promise.resolve(statement.all(parameters) as R[])
+        read ??= readerOf<R>(reader, query.sql)
+        return Promise.resolve(read(parameters))
       } catch (error) {
         return Promise.reject(error as Error)
       }
