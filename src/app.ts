@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import AjvCompiler from '@fastify/ajv-compiler'
 import cluster from 'node:cluster'
-import { createServer } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Config, TrustProxy } from './config.js'
 import { createDashboard } from './dashboard/routes.js'
@@ -21,6 +21,7 @@ import { CountingAttemptLimiter } from './limits/attempt-limiter.js'
 import { clientAddress } from './edge/client.js'
 import { fastPath, type Listener } from './edge/fast-path.js'
 import { redirectRoutes } from './edge/short-url-routes.js'
+import { showFastPath } from './links/show-fast-path.js'
 import type { Redirects } from './composition/redirects.js'
 import { MemoryCounters, type Counters } from './limits/window-counters.js'
 import type { Services } from './services.js'
@@ -66,25 +67,37 @@ export function signInLimits(counters: Counters): SignInLimits {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options
   const redirects = options.redirects
+  const counters = options.counters ?? new MemoryCounters()
   const app = Fastify({
-    ...(redirects
-      ? {
-          serverFactory: (handler: Listener) => {
-            const server = createServer(
-              fastPath(
-                redirects.engine,
-                redirects.recorder,
-                clientAddress(config.trustProxy),
-                handler,
-                config.trustProxy !== false,
-                (error) => app.log.error({ err: error }, 'redirect failed'),
-              ),
+    // Short links and the API's show of a link are answered before the framework (see their
+    // files); inject() in tests goes straight to the framework.
+    serverFactory: (handler: Listener) => {
+      const log = (what: string) => (error: unknown) => app.log.error({ err: error }, what)
+      const api = showFastPath(
+        {
+          users: options.services.users,
+          links: options.services.links,
+          limit: config.apiRateLimit > 0 ? { max: config.apiRateLimit, counters } : null,
+          log: log('showing a link failed'),
+          closing: () => !server.listening,
+        },
+        handler,
+      )
+      const server: Server = createServer(
+        redirects
+          ? fastPath(
+              redirects.engine,
+              redirects.recorder,
+              clientAddress(config.trustProxy),
+              api,
+              config.trustProxy !== false,
+              log('redirect failed'),
             )
-            server.keepAliveTimeout = 72_000
-            return server
-          },
-        }
-      : {}),
+          : api,
+      )
+      server.keepAliveTimeout = 72_000
+      return server
+    },
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
@@ -160,14 +173,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     config,
     services: options.services,
     defaultDomainId: options.defaultDomainId,
-    ...(options.counters ? { counters: options.counters } : {}),
+    counters,
   })
 
   const dashboard = createDashboard({
     config,
     services: options.services,
     csrfSecret: await sharedSecret(options.services.db, 'csrf_secret'),
-    limits: options.signInLimits ?? signInLimits(options.counters ?? new MemoryCounters()),
+    limits: options.signInLimits ?? signInLimits(counters),
   })
   dashboard.routes(app)
 

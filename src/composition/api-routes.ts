@@ -6,7 +6,7 @@ import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance } from 'fastify'
 import { accountRoutes } from '../account/routes.js'
 import type { Config } from '../config.js'
-import { countersStore } from '../limits/rate-limit-store.js'
+import { API_LIMIT_WINDOW_MS, countersStore, limitKeyOf } from '../limits/rate-limit-store.js'
 import { MemoryCounters, type Counters } from '../limits/window-counters.js'
 import { domainRoutes } from '../domains/routes.js'
 import { importRoutes } from '../imports/routes.js'
@@ -15,7 +15,6 @@ import { linkRoutes } from '../links/routes.js'
 import { pixelRoutes } from '../pixels/routes.js'
 import type { Services } from '../services.js'
 import { TooManyAttemptsError } from '../shared/errors.js'
-import { sha256 } from '../shared/secrets.js'
 import { spaceRoutes } from '../spaces/routes.js'
 import { statsRoutes } from '../stats/routes.js'
 import { webhookRoutes } from '../webhooks/routes.js'
@@ -37,14 +36,14 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
     await app.register(rateLimit, {
       global: true,
       max: config.apiRateLimit,
-      timeWindow: 60_000,
+      timeWindow: API_LIMIT_WINDOW_MS,
       nameSpace: 'slink-api-',
       // Requests are not refused for want of a counter.
       skipOnError: true,
       store: countersStore(options.counters ?? new MemoryCounters()),
       keyGenerator: (request) => {
         const token = bearerToken(request)
-        return token === null ? `ip:${request.ip}` : `key:${sha256(token).slice(0, 32)}`
+        return token === null ? `ip:${request.ip}` : limitKeyOf(token)
       },
       addHeaders: {
         'x-ratelimit-limit': true,

@@ -19,7 +19,11 @@ declare module 'fastify' {
  * which some clients send, authenticates).
  */
 export function bearerToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization
+  return bearerTokenOf(request.headers.authorization)
+}
+
+/** The key in an Authorization header's value (see bearerToken). */
+export function bearerTokenOf(header: string | undefined): string | null {
   if (typeof header !== 'string') return null
   const at = header.toLowerCase().lastIndexOf('bearer ')
   if (at === -1) return null
@@ -38,18 +42,33 @@ export function registerAuth(app: FastifyInstance, users: UserService): void {
   app.decorateRequest('principal', null)
   const authenticate = async (request: FastifyRequest) => {
     const token = bearerToken(request)
-    const principal = token === null ? null : await users.authenticate(token)
+    const principal =
+      token === null
+        ? null
+        : await authenticateKey(users, token, (error) =>
+            request.log.error({ err: error }, 'recording when an API key was last used failed'),
+          )
     if (!principal) throw new UnauthenticatedError()
     request.principal = principal
-    // The Account page shows when a key was last used; the request does not wait for it.
-    users.recordUse(principal.keyId).catch((error: unknown) => {
-      request.log.error({ err: error }, 'recording when an API key was last used failed')
-    })
   }
   app.addHook('onRoute', (route) => {
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat()
     route.onRequest = [...existing, authenticate]
   })
+}
+
+/**
+ * The user and key a key stands for, or null; a key that authenticates is noted as used (the
+ * Account page shows when), without the request waiting for that write.
+ */
+export async function authenticateKey(
+  users: UserService,
+  token: string,
+  logUseError: (error: unknown) => void,
+): Promise<Principal | null> {
+  const principal = await users.authenticate(token)
+  if (principal) users.recordUse(principal.keyId).catch(logUseError)
+  return principal
 }
 
 /** The authenticated user's id; routes behind `registerAuth` always have one. */

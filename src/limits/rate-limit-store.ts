@@ -4,7 +4,21 @@
  * primary for the workers of a machine, or in Redis across machines.
  */
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
+import { sha256 } from '../shared/secrets.js'
 import type { Counters } from './window-counters.js'
+
+/** The API limit counts requests a minute. */
+export const API_LIMIT_WINDOW_MS = 60_000
+
+/** Where a key's API requests are counted (the store's own name for the limit's key). */
+export function apiLimitKey(token: string): string {
+  return `api:${limitKeyOf(token)}`
+}
+
+/** The rate limit's key of a request with a key (keys are not kept in the clear). */
+export function limitKeyOf(token: string): string {
+  return `key:${sha256(token).slice(0, 32)}`
+}
 
 export function countersStore(counters: Counters): FastifyRateLimitStoreCtor {
   return class CountersStore implements FastifyRateLimitStore {
