@@ -1,4 +1,5 @@
 /** Users and their API keys. */
+import { sql } from 'kysely'
 import type { Db } from '../db/connect.js'
 import { AUTH_GENERATION, type AuthGenerationTable } from '../db/migrations/0012-auth-generation.js'
 import { prepared } from '../db/prepared.js'
@@ -62,7 +63,7 @@ export class SqlUserStore implements UserStore {
         .selectAll()
         .where('revoked_at', 'is', null)
         .where((eb) => eb(eb.fn('substr', ['prefix', eb.val(1), eb.val(length)]), '=', prefix))
-        .limit(10),
+        .limit(sql.lit(10)),
   )
 
   /** What every API request asks: an indexed lookup of the key's stored prefix. */
@@ -77,7 +78,7 @@ export class SqlUserStore implements UserStore {
         .where('api_keys.prefix', '=', prefix)
         .where('api_keys.revoked_at', 'is', null)
         .where('users.disabled', '=', 0)
-        .limit(10),
+        .limit(sql.lit(10)),
   )
 
   private readonly generationRow = prepared(
@@ -88,7 +89,8 @@ export class SqlUserStore implements UserStore {
         .withTables<AuthGenerationTable>()
         .selectFrom(AUTH_GENERATION)
         .select('value')
-        .limit(1),
+        // A literal: SQLite took about 8 µs a read with `limit ?` against 4 µs with `limit 1`.
+        .limit(sql.lit(1)),
   )
 
   async authGeneration(): Promise<number | null> {
