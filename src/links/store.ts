@@ -209,9 +209,11 @@ export class SqlLinkStore implements LinkStore {
    * ALIAS_CANDIDATES + 1 of its rows: up to that many, the links are looked up by id
    * (`id = any(…)`, a list the planner sizes exactly); past it, the term is in so many aliases
    * that pg_trgm's bitmap reads them at least as fast, and the comparison alone decides, as
-   * before. Measured at 1,000,000 links (docs/performance.md): 111 candidates 0.19 ms against
-   * 1.1 ms through pg_trgm (GIN with a pending list), 1,111 and 4,000 about even, 11,111
-   * (`b12`) three to eight times slower by id than by trigrams.
+   * before. The planner still chooses between the id list and the trigram bitmap. At 1,000,000
+   * links (docs/performance.md): 111 candidates took 0.2 ms by id against 1.1 ms by trigrams
+   * (5 ms once the GIN index's pending list had grown), 1,111 and 4,000 about even, 11,111
+   * (`b12`) four to eight times as long by id. The ids are read by a statement of their own: a
+   * link created, or renamed to match, after it is found by the next list, not this one.
    */
   private async searchCondition(column: LinkFilter['searchBy'], term: string) {
     const contains = containsInsensitive(column, term, this.db.dialect)
