@@ -20,13 +20,15 @@ import type { Dialect } from '../connect.js'
  * - Triggers keep it, in the write's own transaction, so no code path (API, dashboard, CLI,
  *   import, a restore) can forget to, and a search sees a change the moment it commits. An
  *   insert and a delete are handled once per statement, from the statement's transition table:
- *   as cheap as a row trigger for one link (about 110 µs more than no trigger, inside a
- *   transaction), and for 100,000 links in one statement 9.5 s against 10–16 s to insert, 6 s
- *   against 16–19 s to delete their user. An alias change is handled per row (a column list
- *   cannot have a transition table), only when the lower-cased alias differs. A delete finds its
- *   rows by the primary key from the old alias: a foreign key with ON DELETE CASCADE deleted
- *   the user's 100,000 links faster (3 s) but needs a second index on `link_id` (6.9 million more
- *   entries at a million links), which made every insert dearer (the 100,000 in 13–18 s).
+ *   as cheap as a row trigger for one link (60–110 µs more than no trigger, inside a
+ *   transaction, while the key's pages are in memory; about 1 ms more for a rename whose pages
+ *   are not, docs/performance.md), and for 100,000 links in one statement 9.5 s against
+ *   10–16 s to insert, 6 s against 16–19 s to delete their user. An alias change is handled
+ *   per row (a column list cannot have a transition table), only when the lower-cased alias
+ *   differs. A delete finds its rows by the primary key from the old alias: a foreign key with
+ *   ON DELETE CASCADE deleted the user's 100,000 links faster (3 s) but needs a second index on
+ *   `link_id` (6.9 million more entries at a million links), which made every insert dearer
+ *   (the 100,000 in 13–18 s).
  * - The table starts with `links_search_`: internal, never dumped (transfer/tables.ts); a
  *   restore's links reach it through the same insert trigger, and a dump of an older schema
  *   through the fill below when the import migrates it forward.
