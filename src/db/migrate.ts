@@ -16,6 +16,7 @@ import { importRowLookups } from './migrations/0009-import-row-lookups.js'
 import { webhookAttempts } from './migrations/0010-webhook-attempts.js'
 import { searchBacklog } from './migrations/0011-search-backlog.js'
 import { authGeneration } from './migrations/0012-auth-generation.js'
+import { postgresAliasSuffixes } from './migrations/0013-postgres-alias-suffixes.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -31,6 +32,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0010-webhook-attempts': webhookAttempts(dialect),
     '0011-search-backlog': searchBacklog(dialect),
     '0012-auth-generation': authGeneration(dialect),
+    '0013-postgres-alias-suffixes': postgresAliasSuffixes(dialect),
   }
 }
 

@@ -50,7 +50,8 @@ export function isListedTable(name: string): name is TableName {
 /**
  * Tables of SQLite itself and of the migrator, SQLite's search indexes of the links (an FTS5
  * table and its shadow tables, the alias suffixes and the links waiting for them, migrations 0008
- * and 0011, filled from the links as they arrive) and the auth generation counter (migration
+ * and 0011, filled from the links as they arrive), PostgreSQL's alias suffixes (migration 0013,
+ * kept by triggers as an import inserts the links) and the auth generation counter (migration
  * 0012): never dumped (the target's migrator writes its own).
  */
 export function isInternalTable(name: string): boolean {

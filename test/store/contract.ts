@@ -342,6 +342,56 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       expect(await found('alias', 'autumn')).toEqual(['autumn'])
     })
 
+    it('finds aliases by any inner part: renamed, deleted, non-ASCII, % and _ literal, many candidates', async () => {
+      const found = async (search: string) =>
+        (await links.list(alice, { searchBy: 'alias', search, sortBy: 'id' }, page, T)).rows.map(
+          (l) => l.alias,
+        )
+      const umlaut = await links.create(link('ÄbcDé'), [])
+      const sale = await links.create(link('Spring_Sale'), [])
+      const dash = await links.create(link('spring-sale'), [])
+      await links.create(link('Bobcat'), [])
+      await links.create(link('Bob-Spring_Sale', { user_id: bob }), [])
+
+      expect(await found('bcd')).toEqual(['ÄbcDé'])
+      expect(await found('äbc')).toEqual(['ÄbcDé'])
+      expect(await found('ÄBCDÉ')).toEqual(['ÄbcDé'])
+      expect(await found('bcdé')).toEqual(['ÄbcDé'])
+      expect(await found('bca')).toEqual(['Bobcat'])
+      expect(await found('g_s')).toEqual(['Spring_Sale'])
+      expect(await found('g%s')).toEqual([])
+      expect(await found('ring')).toEqual(['Spring_Sale', 'spring-sale'])
+      expect(await found('spring-sale-and-more')).toEqual([])
+      expect(await found('ÄbcDé!')).toEqual([])
+
+      // Renamed: the old alias's inner parts are gone, the new one's found at once.
+      await links.update(dash.id, { alias: 'autumn-deal' }, undefined)
+      expect(await found('ring')).toEqual(['Spring_Sale'])
+      expect(await found('ng-sa')).toEqual([])
+      expect(await found('umn-d')).toEqual(['autumn-deal'])
+      // A change of case only: the same lower-cased alias, found under its new spelling.
+      await links.update(sale.id, { alias: 'SPRING_sale' }, undefined)
+      expect(await found('g_s')).toEqual(['SPRING_sale'])
+      // Another field changed: the alias is still found.
+      await links.update(umlaut.id, { title: 'Umlaut' }, undefined)
+      expect(await found('bcd')).toEqual(['ÄbcDé'])
+      await links.delete(umlaut.id)
+      expect(await found('bcd')).toEqual([])
+      expect(await found('bca')).toEqual(['Bobcat'])
+
+      // More candidates than PostgreSQL looks up by id: the comparison alone decides there.
+      const many = Array.from({ length: 1200 }, (_, i) =>
+        link(`many-${String(i).padStart(4, '0')}`),
+      )
+      await db.kysely.insertInto('links').values(many).execute()
+      const count = async (search: string) =>
+        (await links.list(alice, { searchBy: 'alias', search, sortBy: 'id' }, page, T)).total
+      expect(await count('many')).toBe(1200)
+      expect(await count('any-1')).toBe(200)
+      expect(await found('y-0999')).toEqual(['many-0999'])
+      expect(await found('many-12')).toEqual([])
+    })
+
     it('selects links by status exactly as the status rule says', async () => {
       await links.create(link('active', { ends_at: T + 1000, expiration_clicks: 5, clicks: 4 }), [])
       await links.create(link('by-date', { ends_at: T }), [])

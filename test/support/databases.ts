@@ -72,9 +72,14 @@ async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A new, empty PostgreSQL database (no schema); `drop` removes it. */
-export async function emptyPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `slink_test_${randomBytes(6).toString('hex')}`
+/**
+ * A new, empty PostgreSQL database (no schema); `drop` removes it. `label` goes into its name,
+ * to tell a suite's databases apart from those of other runs on the same server.
+ */
+export async function emptyPostgres(
+  label = 'test',
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `slink_${label}_${randomBytes(6).toString('hex')}`
   await admin((client) => client.query(`CREATE DATABASE ${name}`))
   const url = new URL(POSTGRES_ADMIN_URL)
   url.pathname = `/${name}`
@@ -87,8 +92,8 @@ export async function emptyPostgres(): Promise<{ url: string; drop(): Promise<vo
   }
 }
 
-export async function freshPostgres(): Promise<TestDatabase> {
-  const empty = await emptyPostgres()
+export async function freshPostgres(label?: string): Promise<TestDatabase> {
+  const empty = await emptyPostgres(label)
   const db = openDatabase({ kind: 'postgres', url: empty.url })
   await migrate(db)
   return {
@@ -105,12 +110,15 @@ export async function freshPostgres(): Promise<TestDatabase> {
  * every table but the migrations' own is truncated and its identities restarted, so each test
  * finds what a new database would hold, without the cost of creating one per test.
  */
-export function postgresPerFile(): { fresh(): Promise<TestDatabase>; drop(): Promise<void> } {
+export function postgresPerFile(label?: string): {
+  fresh(): Promise<TestDatabase>
+  drop(): Promise<void>
+} {
   let shared: TestDatabase | null = null
   return {
     async fresh() {
       if (shared === null) {
-        shared = await freshPostgres()
+        shared = await freshPostgres(label)
       } else {
         const { rows } = await sql<{ name: string }>`
           select tablename as name from pg_tables

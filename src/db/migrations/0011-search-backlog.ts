@@ -27,10 +27,12 @@ import type { Dialect } from '../connect.js'
  * The pending table and the suffix table start with `links_search_`: internal, never dumped
  * (transfer/tables.ts); an import's links reach them through the same triggers.
  *
- * PostgreSQL keeps its pg_trgm indexes (migration 0008): a GIN index defers its work (pending
+ * PostgreSQL kept its pg_trgm indexes (migration 0008) here: a GIN index defers its work (pending
  * list), and the same suffix table there, kept by a trigger, was measured at 1,000,000 links to
  * make the alias page no faster (1.09 ms against 0.95 ms: both read the same hundred heap rows)
- * and every insert or rename about 150 µs dearer (docs/performance.md).
+ * and every insert or rename about 150 µs dearer (docs/performance.md). Migration 0013 gave it
+ * the suffix table all the same, once the GIN index's pending list was seen to make every alias
+ * search several milliseconds dearer between vacuums.
  */
 export function searchBacklog(dialect: Dialect) {
   return {
