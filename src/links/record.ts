@@ -43,33 +43,44 @@ export async function presentLinks(
   const domainById = new Map(domains.map((d) => [d.id, toDomainRecord(d)]))
   const spaceById = new Map(spaces.map((s) => [s.id, toSpaceRecord(s)]))
   const pixelById = new Map(pixels.map((p) => [p.id, toPixelRecord(p)]))
-  return rows.map((row) => {
-    const domain = domainById.get(row.domain_id)!
-    return {
-      id: row.id,
-      alias: row.alias,
-      url: row.url,
-      short_url: shortUrl(domain.url, row.alias),
-      title: row.title,
-      target_type: row.target_type,
-      country_target: parseList(row.country_target),
-      platform_target: parseList(row.platform_target),
-      language_target: parseList(row.language_target),
-      rotation_target: parseList(row.rotation_target),
-      last_rotation: row.last_rotation,
-      disabled: row.disabled,
-      privacy: row.privacy,
-      privacy_password: row.privacy_password !== null,
-      password: row.password !== null,
-      expiration_url: row.expiration_url,
-      expiration_clicks: row.expiration_clicks,
-      clicks: row.clicks,
+  return rows.map((row) =>
+    linkRecord(row, {
+      domain: domainById.get(row.domain_id)!,
       space: row.space_id === null ? null : (spaceById.get(row.space_id) ?? null),
-      domain,
       pixels: (pixelIds.get(row.id) ?? []).flatMap((id) => pixelById.get(id) ?? []),
-      ends_at: isoMicro(row.ends_at),
-      created_at: isoMicro(row.created_at)!,
-      updated_at: isoMicro(row.updated_at)!,
-    }
-  })
+    }),
+  )
+}
+
+/** What a link's record takes from other records: its domain, space and pixels. */
+export type LinkRelations = Pick<LinkRecord, 'domain' | 'space' | 'pixels'>
+
+/** The wire record of a link row with its related records. */
+export function linkRecord(row: LinkRow, { domain, space, pixels }: LinkRelations): LinkRecord {
+  return {
+    id: row.id,
+    alias: row.alias,
+    url: row.url,
+    short_url: shortUrl(domain.url, row.alias),
+    title: row.title,
+    target_type: row.target_type,
+    country_target: parseList(row.country_target),
+    platform_target: parseList(row.platform_target),
+    language_target: parseList(row.language_target),
+    rotation_target: parseList(row.rotation_target),
+    last_rotation: row.last_rotation,
+    disabled: row.disabled,
+    privacy: row.privacy,
+    privacy_password: row.privacy_password !== null,
+    password: row.password !== null,
+    expiration_url: row.expiration_url,
+    expiration_clicks: row.expiration_clicks,
+    clicks: row.clicks,
+    space,
+    domain,
+    pixels,
+    ends_at: isoMicro(row.ends_at),
+    created_at: isoMicro(row.created_at)!,
+    updated_at: isoMicro(row.updated_at)!,
+  }
 }

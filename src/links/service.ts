@@ -14,6 +14,7 @@ import { hashPassword, randomString } from '../shared/secrets.js'
 import { takenMessage, writeUnique } from '../db/unique.js'
 import type { SpaceStore } from '../spaces/store.js'
 import { ALIAS_ALPHABET, expiryInstant, isReservedAlias, keyedList, rotationList } from './rules.js'
+import { linkRecord } from './record.js'
 import type { LinkInput, LinkRecord } from './schema.js'
 import type { LinkFilter, LinkStore } from './store.js'
 import { TARGET_LISTS } from './targeting-keys.js'
@@ -180,15 +181,20 @@ export class LinkService {
     const pixelIds = await this.pixelIds(userId, input, errors)
     errors.throwIfAny()
     const now = this.now()
+    // Read outside the transaction, like `current` itself: the write lock is held for less.
+    const before = await this.record(userId, current)
     const updated = await writeUnique(errors, 'alias', () =>
       this.deps.events.commit(async (raise) => {
-        const before = await this.record(userId, current)
         const updated = await this.deps.links.update(
           current.id,
           { ...changes, updated_at: now },
           pixelIds,
         )
-        const after = await this.record(userId, updated)
+        // The same domain, space and pixels: the record is the new row with the old relations.
+        const after =
+          pixelIds === undefined && changes.space_id === undefined
+            ? linkRecord(updated, before)
+            : await this.record(userId, updated)
         const changed = changedFields(before, after)
         // Password hashes are not in the record: a new password shows as a change all the same.
         for (const field of ['password', 'privacy_password'] as const) {
