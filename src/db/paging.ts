@@ -15,18 +15,35 @@ export interface Page<T> {
   capped?: boolean
 }
 
+export interface PageOptions {
+  /**
+   * Count at most this many (plus one): a screen that says "10,000+" need not count a million
+   * rows on each page. Without it (the API) the total is exact.
+   */
+  countCap?: number
+  /**
+   * For a selective filter (a search): first read the ids of at most `max` matches, in order.
+   * When they are all, they give both the total and the page, whose rows `rows` then reads by
+   * id: one pass of the filter instead of two (the count's and the page's). Past it, the count
+   * and the page run as without it, after a read of `max + 1` ids.
+   */
+  probe?: { max: number; rows(ids: number[]): Promise<unknown[]> }
+}
+
 export async function fetchPage<DB, TB extends keyof DB, Row>(
   base: SelectQueryBuilder<DB, TB, object>,
   select: (qb: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, Row>,
   sortKey: string | Expression<unknown>,
   idColumn: string,
   request: PageRequest,
-  /**
-   * Count at most this many (plus one): a screen that says "10,000+" need not count a million
-   * rows on each page. Without it (the API) the total is exact.
-   */
-  countCap?: number,
+  options: PageOptions = {},
 ): Promise<Page<Row>> {
+  const { countCap, probe } = options
+  const key = typeof sortKey === 'string' ? sql.ref(sortKey) : sortKey
+  if (countCap === undefined && probe !== undefined) {
+    const few = await fewMatches<DB, TB, Row>(base, key, idColumn, request, probe)
+    if (few !== null) return few
+  }
   let total: number
   let capped = false
   if (countCap === undefined) {
@@ -44,7 +61,6 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
   if (total === 0 || (!capped && (request.page - 1) * request.perPage >= total)) {
     return { rows: [], total, ...(capped ? { capped } : {}) }
   }
-  const key = typeof sortKey === 'string' ? sql.ref(sortKey) : sortKey
   const rows = await select(base)
     .orderBy(key, request.sort)
     .orderBy(sql.ref(idColumn), request.sort)
@@ -52,4 +68,30 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
     .offset((request.page - 1) * request.perPage)
     .execute()
   return { rows: rows as Row[], total, ...(capped ? { capped } : {}) }
+}
+
+/** The page and total from the ordered ids of every match, or null when more than `max` match. */
+async function fewMatches<DB, TB extends keyof DB, Row>(
+  base: SelectQueryBuilder<DB, TB, object>,
+  key: Expression<unknown>,
+  idColumn: string,
+  request: PageRequest,
+  probe: NonNullable<PageOptions['probe']>,
+): Promise<Page<Row> | null> {
+  const id = sql.ref(idColumn)
+  const matches = (await base
+    .select(sql<number>`${id}`.as('match_id'))
+    .orderBy(key, request.sort)
+    .orderBy(id, request.sort)
+    .limit(probe.max + 1)
+    .execute()) as { match_id: number }[]
+  if (matches.length > probe.max) return null
+  const start = (request.page - 1) * request.perPage
+  const ids = matches.slice(start, start + request.perPage).map((m) => Number(m.match_id))
+  if (ids.length === 0) return { rows: [], total: matches.length }
+  // By id alone: the filter is not evaluated again (SQLite planned it first, at the cost of the
+  // whole search). A row deleted since the ids were read is left out.
+  const rows = (await probe.rows(ids)) as Record<string, unknown>[]
+  const byId = new Map(rows.map((row) => [Number(row[idColumn]), row]))
+  return { rows: ids.flatMap((one) => (byId.get(one) ?? []) as Row[]), total: matches.length }
 }

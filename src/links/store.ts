@@ -108,6 +108,20 @@ export class SqlLinkStore implements LinkStore {
         )
         .orderBy('pixel_id'),
   )
+  /** Links by id, in no particular order: one prepared query whatever the number of ids. */
+  private readonly rowsWithIds = prepared(
+    () => this.db,
+    1,
+    (ids: string | number[]) =>
+      this.db.kysely
+        .selectFrom('links')
+        .selectAll()
+        .where(
+          this.db.dialect === 'sqlite'
+            ? sql<boolean>`id in (select value from json_each(${ids}))`
+            : sql<boolean>`id = any(${ids})`,
+        ),
+  )
   private readonly pixelIdsOfOne = prepared(
     () => this.db,
     1,
@@ -127,7 +141,19 @@ export class SqlLinkStore implements LinkStore {
     countCap?: number,
   ): Promise<Page<LinkRow>> {
     const base = await this.filtered(userId, filter, now)
-    return fetchPage(base, (qb) => qb.selectAll(), this.sortKey(filter), 'id', page, countCap)
+    // A search selects few links: its page and total come from one pass (see PageOptions).
+    return fetchPage(base, (qb) => qb.selectAll(), this.sortKey(filter), 'id', page, {
+      ...(countCap === undefined ? {} : { countCap }),
+      ...(filter.search
+        ? {
+            probe: {
+              max: SEARCH_PROBE,
+              rows: (ids: number[]) =>
+                this.rowsWithIds(this.db.dialect === 'sqlite' ? JSON.stringify(ids) : ids),
+            },
+          }
+        : {}),
+    })
   }
 
   async first(
@@ -400,6 +426,9 @@ function statusCondition(status: LinkStatus, now: number) {
     ? sql<boolean>`(disabled = 0 and ${expired})`
     : sql<boolean>`(disabled = 0 and not ${expired})`
 }
+
+/** A search with at most this many matches is paged from one read of their ids (db/paging.ts). */
+const SEARCH_PROBE = 1000
 
 /** On PostgreSQL, the most alias candidates looked up by id (see searchCondition). */
 const ALIAS_CANDIDATES = 1000
