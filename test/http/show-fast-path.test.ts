@@ -7,9 +7,9 @@
  * `WWW-Authenticate` header, which the fast path never sends.)
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
-import { request } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { KEY_A, KEY_B, createTestApp, type TestApp } from '../support/app.js'
+import { send } from '../support/server.js'
 import {
   API,
   NOT_FOUND,
@@ -45,28 +45,14 @@ async function listening(env: Record<string, string> = {}): Promise<{ t: TestApp
   return { t, port: typeof address === 'object' && address ? address.port : 0 }
 }
 
+/** A request over a real connection (test/support/server.ts). */
 function overHttp(
   port: number,
   path: string,
   headers: Record<string, string> = {},
   method = 'GET',
 ): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-        }),
-      )
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end()
-  })
+  return send(port, path, { method, headers })
 }
 
 async function framework(
