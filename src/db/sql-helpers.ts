@@ -21,3 +21,24 @@ export function textSortKey(column: string, dialect: 'sqlite' | 'postgres'): Raw
     ? sql<string>`lower(coalesce(${sql.ref(column)}, '')) collate "C"`
     : sql<string>`lower(coalesce(${sql.ref(column)}, ''))`
 }
+
+/**
+ * Ids as one parameter, so that a prepared query has the same shape whatever their number: a
+ * JSON array on SQLite (read with json_each), an array on PostgreSQL.
+ */
+export type IdList = string | number[]
+
+export function idList(ids: number[], dialect: 'sqlite' | 'postgres'): IdList {
+  return dialect === 'sqlite' ? JSON.stringify(ids) : ids
+}
+
+/** `column` is one of the ids of an IdList parameter. */
+export function inIdList(
+  column: string,
+  ids: IdList,
+  dialect: 'sqlite' | 'postgres',
+): RawBuilder<boolean> {
+  return dialect === 'sqlite'
+    ? sql<boolean>`${sql.ref(column)} in (select value from json_each(${ids}))`
+    : sql<boolean>`${sql.ref(column)} = any(${ids})`
+}

@@ -10,9 +10,14 @@ import type { Counters } from './window-counters.js'
 /** The API limit counts requests a minute. */
 export const API_LIMIT_WINDOW_MS = 60_000
 
-/** Where a key's API requests are counted (the store's own name for the limit's key). */
+/** The counter of a rate-limit key (the API's counters apart from the other limits'). */
+function counterOf(limitKey: string): string {
+  return `api:${limitKey}`
+}
+
+/** The counter of a key's API requests, as the framework's limit counts them. */
 export function apiLimitKey(token: string): string {
-  return `api:${limitKeyOf(token)}`
+  return counterOf(limitKeyOf(token))
 }
 
 /** The rate limit's key of a request with a key (keys are not kept in the clear). */
@@ -27,7 +32,7 @@ export function countersStore(counters: Counters): FastifyRateLimitStoreCtor {
       callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
       timeWindow: number,
     ): void {
-      Promise.resolve(counters.incr(`api:${key}`, timeWindow)).then(
+      Promise.resolve(counters.incr(counterOf(key), timeWindow)).then(
         (count) => callback(null, count),
         (error: Error) => callback(error),
       )

@@ -3,7 +3,13 @@ import { sql } from 'kysely'
 import type { Db } from '../db/connect.js'
 import { prepared } from '../db/prepared.js'
 import { fetchPage, type Page, type PageRequest } from '../db/paging.js'
-import { containsInsensitive, textSortKey } from '../db/sql-helpers.js'
+import {
+  containsInsensitive,
+  idList,
+  inIdList,
+  textSortKey,
+  type IdList,
+} from '../db/sql-helpers.js'
 import type { LinkRow, LinkRowUpdate, NewLinkRow } from '../db/types.js'
 import type { LinkKey } from '../shared/link-keys.js'
 
@@ -96,31 +102,22 @@ export class SqlLinkStore implements LinkStore {
   private readonly pixelIdsOfMany = prepared(
     () => this.db,
     1,
-    // The ids as one value: a JSON array on SQLite, an array on PostgreSQL.
-    (ids: string | number[]) =>
+    (ids: IdList) =>
       this.db.kysely
         .selectFrom('link_pixels')
         .select(['link_id', 'pixel_id'])
-        .where(
-          this.db.dialect === 'sqlite'
-            ? sql<boolean>`link_id in (select value from json_each(${ids}))`
-            : sql<boolean>`link_id = any(${ids})`,
-        )
+        .where(inIdList('link_id', ids, this.db.dialect))
         .orderBy('pixel_id'),
   )
   /** Links by id, in no particular order: one prepared query whatever the number of ids. */
   private readonly rowsWithIds = prepared(
     () => this.db,
     1,
-    (ids: string | number[]) =>
+    (ids: IdList) =>
       this.db.kysely
         .selectFrom('links')
         .selectAll()
-        .where(
-          this.db.dialect === 'sqlite'
-            ? sql<boolean>`id in (select value from json_each(${ids}))`
-            : sql<boolean>`id = any(${ids})`,
-        ),
+        .where(inIdList('id', ids, this.db.dialect)),
   )
   private readonly pixelIdsOfOne = prepared(
     () => this.db,
@@ -148,8 +145,7 @@ export class SqlLinkStore implements LinkStore {
         ? {
             probe: {
               max: SEARCH_PROBE,
-              rows: (ids: number[]) =>
-                this.rowsWithIds(this.db.dialect === 'sqlite' ? JSON.stringify(ids) : ids),
+              rows: (ids: number[]) => this.rowsWithIds(idList(ids, this.db.dialect)),
             },
           }
         : {}),
@@ -251,7 +247,7 @@ export class SqlLinkStore implements LinkStore {
       }>`${aliasCandidates(term)} limit ${ALIAS_CANDIDATES + 1}`.execute(this.db.kysely)
       if (rows.length > ALIAS_CANDIDATES) return contains
       const ids = rows.map((r) => r.link_id)
-      return sql<boolean>`(links.id = any(${ids}) and ${contains})`
+      return sql<boolean>`(${inIdList('links.id', ids, 'postgres')} and ${contains})`
     }
     const hits = column === 'alias' ? aliasCandidates(term) : trigramCandidates(column, term)
     return sql<boolean>`(links.id in (${hits} union all select link_id from links_search_pending) and ${contains})`
@@ -328,9 +324,7 @@ export class SqlLinkStore implements LinkStore {
     const rows =
       linkIds.length === 1
         ? await this.pixelIdsOfOne(linkIds[0]!)
-        : await this.pixelIdsOfMany(
-            this.db.dialect === 'sqlite' ? JSON.stringify(linkIds) : linkIds,
-          )
+        : await this.pixelIdsOfMany(idList(linkIds, this.db.dialect))
     for (const row of rows) {
       const list = map.get(row.link_id) ?? []
       list.push(row.pixel_id)
