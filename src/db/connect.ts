@@ -6,9 +6,10 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, type Transaction } from 'kysely'
+import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.js'
+import { CommitGroups } from './commit-groups.js'
 import { TurnTakingSqliteDialect } from './sqlite-dialect.js'
 import { cachingStatements } from './statement-cache.js'
 import type { Database } from './types.js'
@@ -24,7 +25,9 @@ export interface Db {
   readonly dialect: Dialect
   /**
    * Runs `work` as one transaction (joining the one already open in this async context, if
-   * any): the change and the events it raises are committed together or not at all.
+   * any): the change and the events it raises are committed together or not at all. On SQLite
+   * the transactions requested in one turn of the event loop share one commit (CommitGroups);
+   * each still succeeds or fails alone, and resolves once its changes are committed.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>
   /** The raw SQLite handle, for the few synchronous statements on the redirect path. */
@@ -68,7 +71,12 @@ function unitOfWork(
   readOnly: SQLite.Database | null = null,
   pool: pg.Pool | null = null,
 ): Db {
-  const current = new AsyncLocalStorage<Transaction<Database>>()
+  // The transaction of the current async context (on SQLite, the connection of its commit group).
+  const current = new AsyncLocalStorage<Kysely<Database>>()
+  const groups =
+    sqlite === null
+      ? null
+      : new CommitGroups(root, sqlite, (connection, work) => current.run(connection, work))
   return {
     get kysely() {
       return current.getStore() ?? root
@@ -80,6 +88,7 @@ function unitOfWork(
     pool: () => (pool === null || current.getStore() ? null : pool),
     transaction<T>(work: () => Promise<T>): Promise<T> {
       if (current.getStore()) return work()
+      if (groups !== null) return groups.run(work)
       return root.transaction().execute((trx) => current.run(trx, work))
     },
     close: async () => {
