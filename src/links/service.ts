@@ -5,6 +5,7 @@
  */
 import type { Page, PageRequest } from '../db/paging.js'
 import type { DomainRow, LinkRow, LinkRowUpdate, NewLinkRow } from '../db/types.js'
+import { toDomainRecord } from '../domains/record.js'
 import type { DomainStore } from '../domains/store.js'
 import type { PixelStore } from '../pixels/store.js'
 import type { DomainEvents } from '../events/bus.js'
@@ -138,7 +139,12 @@ export class LinkService {
     const link = await writeUnique(errors, 'alias', () =>
       this.deps.events.commit(async (raise) => {
         const link = await this.deps.links.create(row, pixelIds ?? [])
-        const record = await this.record(userId, link)
+        // No space and no pixels: the record's one relation is the domain checked above, so it
+        // is not read again inside the write (two queries fewer, two round trips on PostgreSQL).
+        const record =
+          (link.space_id ?? null) === null && (pixelIds ?? []).length === 0
+            ? linkRecord(link, { domain: toDomainRecord(domain!), space: null, pixels: [] })
+            : await this.record(userId, link)
         // A visit before the link existed may have cached its absence.
         await raise({
           type: 'link.created',

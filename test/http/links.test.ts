@@ -164,6 +164,20 @@ describe('show', () => {
     expect(res.json()).toEqual({ data: link, status: 200 })
   })
 
+  it('answers a create without space or pixels with the record it then shows (its own domain, with pages)', async () => {
+    const domain = await createDomain(t, {
+      name: 'go.links-same.example',
+      index_page: 'https://example.com/home',
+      not_found_page: 'https://example.com/missing',
+    })
+    for (const form of [{ alias: 'same-own', domain_id: domain.id }, { alias: 'same-default' }]) {
+      const created = await createLink(t, form)
+      const res = await t.call('GET', `${API}/links/${created.id}`)
+      expectStatus(res, 200)
+      expect(res.json()).toEqual({ data: created, status: 200 })
+    }
+  })
+
   it('answers 404 {"message":"Resource not found.","status":404} for a missing link', async () => {
     const res = await t.call('GET', `${API}/links/999999`)
     expectStatus(res, 404)
