@@ -45,6 +45,8 @@ export interface ServiceOptions {
   now?: () => number
   /** Where dashboard sessions live (default: the database). */
   sessionStore?: SessionStore
+  /** Random aliases of new links (tests script them; see LinkServiceDeps). */
+  randomAlias?: (attempt: number) => string
 }
 
 export function createServices(db: Db, options: ServiceOptions) {
@@ -111,6 +113,7 @@ export function createServices(db: Db, options: ServiceOptions) {
     titles,
     now,
     timeZoneOf,
+    ...(options.randomAlias ? { randomAlias: options.randomAlias } : {}),
   })
   // The stores stay here: callers reach the data through the services' rules.
   return {

@@ -12,6 +12,7 @@ import type { DomainEvents } from '../events/bus.js'
 import { changedFields } from '../events/types.js'
 import { FieldErrors, NotFoundError } from '../shared/errors.js'
 import { hashPassword, randomString } from '../shared/secrets.js'
+import { isUniqueViolation } from '../db/errors.js'
 import { takenMessage, writeUnique } from '../db/unique.js'
 import type { SpaceStore } from '../spaces/store.js'
 import { ALIAS_ALPHABET, expiryInstant, isReservedAlias, keyedList, rotationList } from './rules.js'
@@ -32,6 +33,15 @@ export interface LinkServiceDeps {
   titles: TitleQueue | null
   timeZoneOf: (userId: number) => Promise<string>
   now?: () => number
+  /** A random alias for the n-th try (0 first); longer every third try. */
+  randomAlias?: (attempt: number) => string
+}
+
+/** Tries of a random alias before a create gives up (each taken one is a one-in-billions draw). */
+const ALIAS_TRIES = 30
+
+function defaultRandomAlias(attempt: number): string {
+  return randomString(6 + Math.floor(attempt / 3), ALIAS_ALPHABET)
 }
 
 function keyOf(link: LinkRow) {
@@ -40,6 +50,7 @@ function keyOf(link: LinkRow) {
 
 export class LinkService {
   private readonly now: () => number
+  private readonly randomAlias: (attempt: number) => string
   /**
    * The records of the rows a create or update returned, as presented for their events inside
    * the committed transaction: the answer to the same request shows them without reading the
@@ -49,6 +60,7 @@ export class LinkService {
 
   constructor(private readonly deps: LinkServiceDeps) {
     this.now = deps.now ?? Date.now
+    this.randomAlias = deps.randomAlias ?? defaultRandomAlias
   }
 
   list(
@@ -115,14 +127,15 @@ export class LinkService {
       errors.add('url', 'The url field is required.')
     const domain = await this.domainForCreate(userId, input, errors, defaultDomainId)
     const changes = await this.changes(userId, input, errors, null)
-    const alias = await this.aliasFor(input, domain, errors)
+    const chosen = input.alias !== undefined && input.alias !== null
+    const alias = chosen ? await this.chosenAlias(input.alias!, domain, errors) : null
     const pixelIds = await this.pixelIds(userId, input, errors)
     errors.throwIfAny()
     const now = this.now()
     const row: NewLinkRow = {
       user_id: userId,
       domain_id: domain!.id,
-      alias: alias!,
+      alias: alias ?? this.freeOfReserved(0),
       url: input.url!,
       title: null,
       title_locked: 0,
@@ -136,7 +149,7 @@ export class LinkService {
     }
     // Marked in the same write: a stop before the fetch ends leaves it for the next start.
     if (this.deps.titles && row.title_locked === 0) row.title_fetch_at = now
-    const link = await writeUnique(errors, 'alias', () =>
+    const write = () =>
       this.deps.events.commit(async (raise) => {
         const link = await this.deps.links.create(row, pixelIds ?? [])
         // No space and no pixels: the record's one relation is the domain checked above, so it
@@ -155,8 +168,10 @@ export class LinkService {
         })
         this.written.set(link, record)
         return link
-      }),
-    )
+      })
+    const link = chosen
+      ? await writeUnique(errors, 'alias', write)
+      : await this.withRandomAlias(row, errors, write)
     if (link.title_locked === 0) this.deps.titles?.enqueue(link.id, link.url)
     return link
   }
@@ -415,17 +430,46 @@ export class LinkService {
     return domain ?? null
   }
 
-  private async aliasFor(
-    input: LinkInput,
+  private async chosenAlias(
+    alias: string,
     domain: DomainRow | null,
     errors: FieldErrors,
   ): Promise<string | null> {
     if (errors.has('alias')) return null
-    if (input.alias !== undefined && input.alias !== null) {
-      await this.checkAlias(input.alias, domain?.id ?? null, errors)
-      return input.alias
+    await this.checkAlias(alias, domain?.id ?? null, errors)
+    return alias
+  }
+
+  /**
+   * A random alias is not looked up before the write: the unique index refuses one that is
+   * taken (a draw in tens of billions for six characters), and the write is tried again with
+   * another. One read fewer in every create, and no "alias taken" answer for an alias the
+   * client never chose when another create takes the same one meanwhile.
+   */
+  private async withRandomAlias(
+    row: NewLinkRow,
+    errors: FieldErrors,
+    write: () => Promise<LinkRow>,
+  ): Promise<LinkRow> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write()
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error
+        if (attempt >= ALIAS_TRIES) {
+          errors.add('alias', 'No free random alias was found: send an alias.')
+          errors.throwIfAny()
+        }
+        row.alias = this.freeOfReserved(attempt)
+      }
     }
-    return domain === null ? null : this.randomAlias(domain.id)
+  }
+
+  private freeOfReserved(attempt: number): string {
+    for (;;) {
+      const alias = this.randomAlias(attempt)
+      if (!isReservedAlias(alias)) return alias
+    }
   }
 
   /** Reserved words always; uniqueness once the domain is known. */
@@ -437,14 +481,6 @@ export class LinkService {
     if (isReservedAlias(alias)) errors.add('alias', 'The alias is reserved.')
     else if (domainId !== null && (await this.deps.links.aliasTaken(domainId, alias))) {
       errors.add('alias', takenMessage('alias'))
-    }
-  }
-
-  private async randomAlias(domainId: number): Promise<string> {
-    for (let attempt = 0; ; attempt++) {
-      const alias = randomString(6 + Math.floor(attempt / 3), ALIAS_ALPHABET)
-      if (!isReservedAlias(alias) && !(await this.deps.links.aliasTaken(domainId, alias)))
-        return alias
     }
   }
 

@@ -170,7 +170,11 @@ describe('show', () => {
       index_page: 'https://example.com/home',
       not_found_page: 'https://example.com/missing',
     })
-    for (const form of [{ alias: 'same-own', domain_id: domain.id }, { alias: 'same-default' }]) {
+    const forms: Record<string, string | number>[] = [
+      { alias: 'same-own', domain_id: domain.id },
+      { alias: 'same-default' },
+    ]
+    for (const form of forms) {
       const created = await createLink(t, form)
       const res = await t.call('GET', `${API}/links/${created.id}`)
       expectStatus(res, 200)
