@@ -64,7 +64,11 @@ const fields = {
   domain_id: Id,
   alias: Type.Optional(
     Nullable(
-      FormattedString('alpha-dash', { maxLength: 255, description: 'Omitted: a random alias.' }),
+      FormattedString('alpha-dash', {
+        maxLength: 255,
+        description:
+          'Omitted: six random characters, drawn again while taken (422 on alias after 30 taken draws).',
+      }),
     ),
   ),
   title: Type.Optional(
