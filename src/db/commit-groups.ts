@@ -106,7 +106,7 @@ export class CommitGroups {
       this.queue.shift()?.reject(error)
       return
     }
-    let done: [Member, unknown][] = []
+    const done: [Member, unknown][] = []
     for (let count = 0; count < GROUP_MAX && this.queue.length > 0; count++) {
       const member = this.queue.shift()!
       sql.savepoint.run()
@@ -122,7 +122,6 @@ export class CommitGroups {
         } else {
           // SQLite rolled the whole group back: what the others wrote is gone too.
           for (const [other] of done) other.reject(error)
-          done = []
           return
         }
       }

@@ -9,10 +9,9 @@
  * - `renamed`: its alias is taken and the run renames: `alias-2`, `alias-3`…;
  * - `created`: the link is made, with its original alias where it had one.
  */
-import { expiryInstant, isReservedAlias, ALIAS_ALPHABET } from '../links/rules.js'
+import { expiryInstant, isReservedAlias, randomAlias } from '../links/rules.js'
 import { FieldErrors } from '../shared/errors.js'
 import { FORMATS, isHttpUrl } from '../shared/formats.js'
-import { randomString } from '../shared/secrets.js'
 import { checkExtra, type ExtraDraft } from './extra.js'
 import type { SourceRow } from './row.js'
 
@@ -146,7 +145,7 @@ export async function planRow(row: SourceRow, context: PlanContext): Promise<Pla
     outcome = 'renamed'
     message = `The alias ${original} has already been taken.`
   }
-  alias ??= await randomAlias(domainId, context)
+  alias ??= await freeRandomAlias(domainId, context)
   if (extra.notes.length > 0) message = [message, ...extra.notes].filter(Boolean).join(' ')
   return plan(outcome, message, {
     domainId,
@@ -173,9 +172,9 @@ async function renamed(alias: string, domainId: number, context: PlanContext): P
   }
 }
 
-async function randomAlias(domainId: number, context: PlanContext): Promise<string> {
+async function freeRandomAlias(domainId: number, context: PlanContext): Promise<string> {
   for (let attempt = 0; ; attempt++) {
-    const alias = randomString(6 + Math.floor(attempt / 3), ALIAS_ALPHABET)
+    const alias = randomAlias(attempt)
     if (!isReservedAlias(alias) && !(await context.aliasTaken(domainId, alias))) return alias
   }
 }

@@ -3,6 +3,7 @@
  * entries dropped), the expiry instant, and reserved aliases. Each reports into FieldErrors.
  */
 import type { FieldErrors } from '../shared/errors.js'
+import { randomString } from '../shared/secrets.js'
 import { zonedToUtc } from '../shared/time.js'
 
 export interface TargetEntry {
@@ -108,3 +109,8 @@ export function isReservedAlias(alias: string): boolean {
 
 /** Letters and digits that cannot be mistaken for one another (no 0/O/o, 1/l/I). */
 export const ALIAS_ALPHABET = '23456789abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ'
+
+/** A random alias for the n-th try (0 first): six characters, one more every third try. */
+export function randomAlias(attempt: number): string {
+  return randomString(6 + Math.floor(attempt / 3), ALIAS_ALPHABET)
+}

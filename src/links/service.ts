@@ -11,11 +11,11 @@ import type { PixelStore } from '../pixels/store.js'
 import type { DomainEvents } from '../events/bus.js'
 import { changedFields } from '../events/types.js'
 import { FieldErrors, NotFoundError } from '../shared/errors.js'
-import { hashPassword, randomString } from '../shared/secrets.js'
+import { hashPassword } from '../shared/secrets.js'
 import { isUniqueViolation } from '../db/errors.js'
 import { takenMessage, writeUnique } from '../db/unique.js'
 import type { SpaceStore } from '../spaces/store.js'
-import { ALIAS_ALPHABET, expiryInstant, isReservedAlias, keyedList, rotationList } from './rules.js'
+import { expiryInstant, isReservedAlias, keyedList, randomAlias, rotationList } from './rules.js'
 import { linkRecord } from './record.js'
 import type { LinkInput, LinkRecord } from './schema.js'
 import type { LinkFilter, LinkStore } from './store.js'
@@ -40,10 +40,6 @@ export interface LinkServiceDeps {
 /** Tries of a random alias before a create gives up (each taken one is a one-in-billions draw). */
 const ALIAS_TRIES = 30
 
-function defaultRandomAlias(attempt: number): string {
-  return randomString(6 + Math.floor(attempt / 3), ALIAS_ALPHABET)
-}
-
 function keyOf(link: LinkRow) {
   return { id: link.id, domainId: link.domain_id, alias: link.alias }
 }
@@ -60,7 +56,7 @@ export class LinkService {
 
   constructor(private readonly deps: LinkServiceDeps) {
     this.now = deps.now ?? Date.now
-    this.randomAlias = deps.randomAlias ?? defaultRandomAlias
+    this.randomAlias = deps.randomAlias ?? randomAlias
   }
 
   list(
@@ -155,7 +151,7 @@ export class LinkService {
         // No space and no pixels: the record's one relation is the domain checked above, so it
         // is not read again inside the write (two queries fewer, two round trips on PostgreSQL).
         const record =
-          (link.space_id ?? null) === null && (pixelIds ?? []).length === 0
+          link.space_id === null && (pixelIds ?? []).length === 0
             ? linkRecord(link, { domain: toDomainRecord(domain!), space: null, pixels: [] })
             : await this.record(userId, link)
         // A visit before the link existed may have cached its absence.
