@@ -10,8 +10,11 @@
  * A group is the transactions requested in one turn of the event loop: the first waits for the
  * end of that turn (setImmediate), so the requests read in the same turn join it, and then
  * they run one after another inside one SQLite transaction, each in a savepoint of its own,
- * and commit once. The write lock is held while they run, not while the group gathers them
- * (another process, a cluster worker, waits for it with the busy timeout, blocking its thread).
+ * and commit once. The write lock is held while they run, not while the group gathers them.
+ *
+ * When another connection holds the write lock (a cluster worker's group, the click writer's
+ * batch), the group waits for it on timers (write-lock.ts), and the process serves everything
+ * else meanwhile.
  * One that fails rolls back to its savepoint, and the others keep their changes. None is
  * answered before the group's commit, so a transaction that has resolved is stored, as before.
  * A group holds at most GROUP_MAX transactions: a query outside a transaction waits behind at
@@ -24,6 +27,7 @@ import { AsyncResource } from 'node:async_hooks'
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from './types.js'
+import { beginImmediate } from './write-lock.js'
 
 const GROUP_MAX = 64
 
@@ -38,7 +42,7 @@ export class CommitGroups {
   private readonly queue: Member[] = []
   private draining = false
   private readonly sql: Record<
-    'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback',
+    'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback',
     SQLite.Statement
   >
 
@@ -54,7 +58,6 @@ export class CommitGroups {
     ) => Promise<T>,
   ) {
     this.sql = {
-      begin: handle.prepare('BEGIN IMMEDIATE'),
       savepoint: handle.prepare('SAVEPOINT member'),
       release: handle.prepare('RELEASE member'),
       rollbackTo: handle.prepare('ROLLBACK TO member'),
@@ -99,9 +102,9 @@ export class CommitGroups {
   private async group(connection: Kysely<Database>): Promise<void> {
     const { sql } = this
     try {
-      sql.begin.run()
+      await beginImmediate(this.handle)
     } catch (error) {
-      // The write lock stayed with another process past the busy timeout: the first in line
+      // The write lock stayed with another connection past the busy timeout: the first in line
       // fails as its own transaction would have, the others try again.
       this.queue.shift()?.reject(error)
       return

@@ -13,6 +13,7 @@ import { CommitGroups } from './commit-groups.js'
 import { TurnTakingSqliteDialect } from './sqlite-dialect.js'
 import { cachingStatements } from './statement-cache.js'
 import type { Database } from './types.js'
+import { LOCK_WAIT_MS } from './write-lock.js'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -100,7 +101,7 @@ function unitOfWork(
 
 /** What every connection to an SQLite file is set up with. */
 function configure(handle: SQLite.Database): void {
-  handle.pragma('busy_timeout = 5000')
+  handle.pragma(`busy_timeout = ${LOCK_WAIT_MS}`)
   handle.pragma('cache_size = -32768')
   // Unicode-aware lower(), as PostgreSQL has, so searches and sorts agree on both engines.
   handle.function('lower', { deterministic: true }, (value: unknown) =>

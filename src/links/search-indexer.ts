@@ -12,6 +12,7 @@
 import type { Kysely } from 'kysely'
 import type { Db } from '../db/connect.js'
 import type { Database } from '../db/types.js'
+import { beginImmediate } from '../db/write-lock.js'
 import {
   aliasSuffixes,
   prepare,
@@ -144,7 +145,17 @@ export class SearchIndexer {
       // The batch's pages (a few hundred: suffixes land all over their B-tree) are copied from
       // the WAL into the database by the click-writing thread's checkpoints in a server (see
       // composition/click-worker.ts), off this thread: a checkpoint syncs the file.
-      return handle.transaction(() => this.indexBatch(statements)).immediate()
+      // The write lock is waited for on timers (db/write-lock.ts), not in SQLite's busy
+      // handler: another cluster worker's writes must not stall this process.
+      await beginImmediate(handle)
+      try {
+        const done = this.indexBatch(statements)
+        statements.commit.run()
+        return done
+      } catch (error) {
+        if (handle.inTransaction) statements.rollback.run()
+        throw error
+      }
     })
   }
 

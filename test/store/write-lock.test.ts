@@ -1,0 +1,120 @@
+/**
+ * Waiting for SQLite's write lock (src/db/write-lock.ts): while another connection holds it, a
+ * commit group and the search indexer wait on timers, and the process's event loop goes on
+ * (SQLite's busy handler would sleep inside the call). Another connection of the same file
+ * stands for a second cluster worker.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { sql } from 'kysely'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openDatabase, type Db } from '../../src/db/connect.js'
+import { migrate } from '../../src/db/migrate.js'
+import { beginImmediate } from '../../src/db/write-lock.js'
+import { SearchIndexer } from '../../src/links/search-indexer.js'
+
+const T = 1_700_000_000_000
+
+let dir: string
+let path: string
+let db: Db
+let other: SQLite.Database
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'slink-lock-'))
+  path = join(dir, 'lock.db')
+  db = openDatabase({ kind: 'sqlite', path })
+  await migrate(db)
+  other = new SQLite(path)
+  other.pragma('busy_timeout = 5000')
+})
+afterEach(async () => {
+  other.close()
+  await db.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const settings = () =>
+  (
+    other.prepare("SELECT name FROM settings WHERE name LIKE 'w%' ORDER BY name").all() as {
+      name: string
+    }[]
+  ).map((r) => r.name)
+
+/** Counts the event loop's turns (timer callbacks) until stopped. */
+function turns(): { stop(): number } {
+  let count = 0
+  const timer = setInterval(() => count++, 1)
+  return {
+    stop() {
+      clearInterval(timer)
+      return count
+    },
+  }
+}
+
+describe('waiting for the write lock', () => {
+  it('runs a transaction once another connection lets the lock go, serving timers meanwhile', async () => {
+    other.exec('BEGIN IMMEDIATE')
+    const ticking = turns()
+    let settled = false
+    const written = db
+      .transaction(() =>
+        sql`INSERT INTO settings (name, value) VALUES ('w1', '1')`.execute(db.kysely),
+      )
+      .finally(() => (settled = true))
+    await sleep(60)
+    // The transaction is waiting for the lock, and the event loop turned meanwhile: in SQLite's
+    // busy handler the thread would sleep and no timer would run until the lock came free.
+    expect(settled).toBe(false)
+    expect(ticking.stop()).toBeGreaterThan(10)
+    other.exec('COMMIT')
+    await written
+    expect(settings()).toEqual(['w1'])
+  })
+
+  it('fails with SQLITE_BUSY once the lock has stayed with another connection past the wait', async () => {
+    other.exec('BEGIN IMMEDIATE')
+    const handle = db.sqlite!
+    const ticking = turns()
+    const started = Date.now()
+    await expect(beginImmediate(handle, 80)).rejects.toMatchObject({ code: 'SQLITE_BUSY' })
+    expect(Date.now() - started).toBeGreaterThanOrEqual(80)
+    expect(ticking.stop()).toBeGreaterThan(10)
+    expect(handle.inTransaction).toBe(false)
+    // The connection's busy timeout is back for the statements that run outside a group.
+    expect(handle.pragma('busy_timeout', { simple: true })).toBe(5000)
+    other.exec('COMMIT')
+    await beginImmediate(handle, 80)
+    expect(handle.inTransaction).toBe(true)
+    handle.exec('ROLLBACK')
+  })
+
+  it('lets the search indexer wait for the lock the same way', async () => {
+    const now = T
+    await sql`INSERT INTO users (name, email, timezone, created_at, updated_at)
+      VALUES ('A', 'a@example.com', 'UTC', ${now}, ${now})`.execute(db.kysely)
+    await sql`INSERT INTO domains (user_id, name, url, created_at, updated_at)
+      VALUES (NULL, 'short.test', 'https://short.test', ${now}, ${now})`.execute(db.kysely)
+    await sql`INSERT INTO links (user_id, domain_id, alias, url, title_locked, target_type,
+        disabled, privacy, clicks, created_at, updated_at)
+      VALUES (1, 1, 'waits', 'https://a.example/', 0, 0, 0, 0, 0, ${now}, ${now})`.execute(
+      db.kysely,
+    )
+    other.exec('BEGIN IMMEDIATE')
+    const ticking = turns()
+    let settled = false
+    const indexed = new SearchIndexer(db).drain().finally(() => (settled = true))
+    await sleep(60)
+    expect(settled).toBe(false)
+    expect(ticking.stop()).toBeGreaterThan(10)
+    other.exec('COMMIT')
+    expect(await indexed).toBe(1)
+    expect(
+      other.prepare('SELECT suffix FROM links_search_suffixes ORDER BY suffix').pluck().all(),
+    ).toEqual(['aits', 'its', 's', 'ts', 'waits'])
+  })
+})
