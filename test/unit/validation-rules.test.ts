@@ -6,6 +6,32 @@ import { FieldErrors } from '../../src/shared/errors.js'
 import { FORMATS, isHttpUrl, parseDomainName } from '../../src/shared/formats.js'
 import { isoMicro, zonedToUtc } from '../../src/shared/time.js'
 
+describe('isoMicro', () => {
+  it('writes every instant as toISOString does, with microseconds', () => {
+    const instants = [
+      0,
+      1,
+      999,
+      1_764_000_000_123,
+      Date.UTC(1000, 0, 1),
+      Date.UTC(1000, 0, 1) - 1,
+      Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+      Date.UTC(10000, 0, 1),
+      -1,
+      Date.UTC(-5, 6, 7, 8, 9, 10, 11),
+      8.64e15,
+    ]
+    // And a day's worth of milliseconds, minutes and months over the years in use.
+    for (let i = 0; i < 5000; i++) instants.push(1_600_000_000_000 + i * 7_919_993_011)
+    for (const ms of instants) {
+      expect(isoMicro(ms)).toBe(new Date(ms).toISOString().replace(/Z$/, '000Z'))
+    }
+    expect(isoMicro(1_764_000_000_007)).toBe('2025-11-24T16:00:00.007000Z')
+    expect(isoMicro(null)).toBeNull()
+    expect(() => isoMicro(Number.NaN)).toThrow(RangeError)
+  })
+})
+
 describe('http-url format', () => {
   it.each([
     ['https://example.com', true],
