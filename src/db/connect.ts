@@ -31,6 +31,13 @@ export interface Db {
    * each still succeeds or fails alone, and resolves once its changes are committed.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>
+  /**
+   * Runs a write that needs no transaction of its own (one statement in the background). On
+   * SQLite it joins a commit group, which waits for another connection's write lock on timers
+   * (write-lock.ts): alone, its statement would wait in SQLite's busy handler, stalling the
+   * process. On PostgreSQL, or inside a transaction, it runs as it is.
+   */
+  write<T>(work: () => Promise<T>): Promise<T>
   /** The raw SQLite handle, for the few synchronous statements on the redirect path. */
   readonly sqlite: SQLite.Database | null
   /**
@@ -91,6 +98,9 @@ function unitOfWork(
       if (current.getStore()) return work()
       if (groups !== null) return groups.run(work)
       return root.transaction().execute((trx) => current.run(trx, work))
+    },
+    write<T>(work: () => Promise<T>): Promise<T> {
+      return groups === null || current.getStore() ? work() : groups.run(work)
     },
     close: async () => {
       readOnly?.close()

@@ -388,7 +388,7 @@ export class SqlLinkStore implements LinkStore {
   }
 
   async markTitleFetch(id: number, at: number): Promise<void> {
-    await this.background(() =>
+    await this.db.write(() =>
       this.db.kysely
         .updateTable('links')
         .set({ title_fetch_at: at })
@@ -398,7 +398,7 @@ export class SqlLinkStore implements LinkStore {
   }
 
   async finishTitleFetch(id: number, url: string): Promise<void> {
-    await this.background(() =>
+    await this.db.write(() =>
       this.db.kysely
         .updateTable('links')
         .set({ title_fetch_at: null })
@@ -406,15 +406,6 @@ export class SqlLinkStore implements LinkStore {
         .where('url', '=', url)
         .execute(),
     )
-  }
-
-  /**
-   * A background write of one statement. On SQLite it joins a commit group, which waits for
-   * another process's write lock on timers (db/write-lock.ts); alone, the statement would wait
-   * in SQLite's busy handler, stalling this process. On PostgreSQL it runs as it is.
-   */
-  private background<T>(write: () => Promise<T>): Promise<T> {
-    return this.db.dialect === 'sqlite' ? this.db.transaction(write) : write()
   }
 
   pendingTitleFetches(afterId: number, limit: number): Promise<{ id: number; url: string }[]> {

@@ -76,6 +76,21 @@ describe('waiting for the write lock', () => {
     expect(settings()).toEqual(['w1'])
   })
 
+  it('lets a write outside a transaction (Db.write) wait the same way', async () => {
+    other.exec('BEGIN IMMEDIATE')
+    const ticking = turns()
+    let settled = false
+    const written = db
+      .write(() => sql`INSERT INTO settings (name, value) VALUES ('w2', '1')`.execute(db.kysely))
+      .finally(() => (settled = true))
+    await sleep(60)
+    expect(settled).toBe(false)
+    expect(ticking.stop()).toBeGreaterThan(2)
+    other.exec('COMMIT')
+    await written
+    expect(settings()).toEqual(['w2'])
+  })
+
   it('fails with SQLITE_BUSY once the lock has stayed with another connection past the wait', async () => {
     other.exec('BEGIN IMMEDIATE')
     const handle = db.sqlite!
