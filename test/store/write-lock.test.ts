@@ -56,38 +56,38 @@ function turns(): { stop(): number } {
   }
 }
 
+/**
+ * Starts `work` while another connection holds the write lock, checks after 60 ms that it is
+ * still waiting and that the event loop turned meanwhile (in SQLite's busy handler the thread
+ * would sleep and no timer would run until the lock came free), then lets the lock go and
+ * returns what the work resolves with.
+ */
+async function whileLocked<T>(work: () => Promise<T>): Promise<T> {
+  other.exec('BEGIN IMMEDIATE')
+  const ticking = turns()
+  let settled = false
+  const done = work().finally(() => (settled = true))
+  await sleep(60)
+  expect(settled).toBe(false)
+  expect(ticking.stop()).toBeGreaterThan(2)
+  other.exec('COMMIT')
+  return done
+}
+
 describe('waiting for the write lock', () => {
   it('runs a transaction once another connection lets the lock go, serving timers meanwhile', async () => {
-    other.exec('BEGIN IMMEDIATE')
-    const ticking = turns()
-    let settled = false
-    const written = db
-      .transaction(() =>
+    await whileLocked(() =>
+      db.transaction(() =>
         sql`INSERT INTO settings (name, value) VALUES ('w1', '1')`.execute(db.kysely),
-      )
-      .finally(() => (settled = true))
-    await sleep(60)
-    // The transaction is waiting for the lock, and the event loop turned meanwhile: in SQLite's
-    // busy handler the thread would sleep and no timer would run until the lock came free.
-    expect(settled).toBe(false)
-    expect(ticking.stop()).toBeGreaterThan(2)
-    other.exec('COMMIT')
-    await written
+      ),
+    )
     expect(settings()).toEqual(['w1'])
   })
 
   it('lets a write outside a transaction (Db.write) wait the same way', async () => {
-    other.exec('BEGIN IMMEDIATE')
-    const ticking = turns()
-    let settled = false
-    const written = db
-      .write(() => sql`INSERT INTO settings (name, value) VALUES ('w2', '1')`.execute(db.kysely))
-      .finally(() => (settled = true))
-    await sleep(60)
-    expect(settled).toBe(false)
-    expect(ticking.stop()).toBeGreaterThan(2)
-    other.exec('COMMIT')
-    await written
+    await whileLocked(() =>
+      db.write(() => sql`INSERT INTO settings (name, value) VALUES ('w2', '1')`.execute(db.kysely)),
+    )
     expect(settings()).toEqual(['w2'])
   })
 
@@ -109,25 +109,14 @@ describe('waiting for the write lock', () => {
   })
 
   it('lets the search indexer wait for the lock the same way', async () => {
-    const now = T
     await sql`INSERT INTO users (name, email, timezone, created_at, updated_at)
-      VALUES ('A', 'a@example.com', 'UTC', ${now}, ${now})`.execute(db.kysely)
+      VALUES ('A', 'a@example.com', 'UTC', ${T}, ${T})`.execute(db.kysely)
     await sql`INSERT INTO domains (user_id, name, url, created_at, updated_at)
-      VALUES (NULL, 'short.test', 'https://short.test', ${now}, ${now})`.execute(db.kysely)
+      VALUES (NULL, 'short.test', 'https://short.test', ${T}, ${T})`.execute(db.kysely)
     await sql`INSERT INTO links (user_id, domain_id, alias, url, title_locked, target_type,
         disabled, privacy, clicks, created_at, updated_at)
-      VALUES (1, 1, 'waits', 'https://a.example/', 0, 0, 0, 0, 0, ${now}, ${now})`.execute(
-      db.kysely,
-    )
-    other.exec('BEGIN IMMEDIATE')
-    const ticking = turns()
-    let settled = false
-    const indexed = new SearchIndexer(db).drain().finally(() => (settled = true))
-    await sleep(60)
-    expect(settled).toBe(false)
-    expect(ticking.stop()).toBeGreaterThan(2)
-    other.exec('COMMIT')
-    expect(await indexed).toBe(1)
+      VALUES (1, 1, 'waits', 'https://a.example/', 0, 0, 0, 0, 0, ${T}, ${T})`.execute(db.kysely)
+    expect(await whileLocked(() => new SearchIndexer(db).drain())).toBe(1)
     expect(
       other.prepare('SELECT suffix FROM links_search_suffixes ORDER BY suffix').pluck().all(),
     ).toEqual(['aits', 'its', 's', 'ts', 'waits'])
