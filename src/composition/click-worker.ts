@@ -7,6 +7,7 @@ import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { DatabaseConfig } from '../config.js'
+import { checkpoint } from '../db/checkpoint.js'
 import { openDatabase } from '../db/connect.js'
 import type { ClickColumns } from '../clicks/columns.js'
 import { ClickDescriber } from '../clicks/describe.js'
@@ -69,11 +70,11 @@ sweeps.unref()
 
 // This thread's connection checkpoints the SQLite log for the whole process (the request
 // thread's connection does not, see composition/redirects.ts): after its own commits, as
-// SQLite does by default, and every second for the request thread's writes. A passive
-// checkpoint waits for no reader or writer; what it cannot copy yet, the next one does.
+// SQLite does by default, and every second for the request thread's writes, starting a long
+// log over (db/checkpoint.ts).
 const checkpoints = setInterval(() => {
   try {
-    db.sqlite?.pragma('wal_checkpoint(PASSIVE)')
+    if (db.sqlite) checkpoint(db.sqlite)
   } catch (error) {
     port.postMessage({
       type: 'error',
