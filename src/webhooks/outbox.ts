@@ -53,7 +53,7 @@ export class WebhookOutbox {
     const rows: NewWebhookDeliveryRow[] = []
     for (const event of events) {
       if (event.userId === null) continue
-      for (const hook of await this.store.subscribers([event.userId], event.type)) {
+      for (const hook of await this.store.subscribers(event.userId, event.type)) {
         rows.push(delivery(hook.id, event.type, event.at, event.data))
         this.delivered.add(event)
       }

@@ -1,6 +1,7 @@
 /** Webhooks and their deliveries (the outbox), over the query builder on both engines. */
 import type { Db } from '../db/connect.js'
 import { fetchPage, type Page, type PageRequest } from '../db/paging.js'
+import { prepared } from '../db/prepared.js'
 import { containsInsensitive } from '../db/sql-helpers.js'
 import type {
   DeliveryStatus,
@@ -88,17 +89,22 @@ export class SqlWebhookStore {
     await this.db.kysely.deleteFrom('webhooks').where('id', '=', id).execute()
   }
 
-  /** The active webhooks of these users that hear `type`. */
-  async subscribers(userIds: number[], type: string): Promise<WebhookRow[]> {
-    if (userIds.length === 0) return []
-    const rows = await this.db.kysely
-      .selectFrom('webhooks')
-      .selectAll()
-      .where('user_id', 'in', userIds)
-      .where('active', '=', 1)
-      .orderBy('id')
-      .execute()
-    return rows.filter((row) => subscribes(row.events, type))
+  /** A user's active webhooks: asked in every change's transaction (prepared, db/prepared.ts). */
+  private readonly activeOf = prepared(
+    () => this.db,
+    1,
+    (userId: number) =>
+      this.db.kysely
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('active', '=', 1)
+        .orderBy('id'),
+  )
+
+  /** The active webhooks of a user that hear `type`. */
+  async subscribers(userId: number, type: string): Promise<WebhookRow[]> {
+    return (await this.activeOf(userId)).filter((row) => subscribes(row.events, type))
   }
 
   async enqueue(rows: NewWebhookDeliveryRow[]): Promise<void> {
