@@ -3,11 +3,17 @@
  * keys imported before, aliases in use, the owner's domains and spaces. `writeBatch` writes a
  * batch's links, keys, imported click totals and row results in one transaction.
  */
-import { sql } from 'kysely'
+import { sql, type ExpressionBuilder } from 'kysely'
 import type { Db } from '../db/connect.js'
 import type { LinkStore } from '../links/store.js'
 import type { Page } from '../db/paging.js'
-import type { ImportRowResultRow, ImportRunRow, LinkRow, NewLinkRow } from '../db/types.js'
+import type {
+  Database,
+  ImportRowResultRow,
+  ImportRunRow,
+  LinkRow,
+  NewLinkRow,
+} from '../db/types.js'
 import type { PixelDraft } from './extra.js'
 import { hash53 } from './hash.js'
 import type { Outcome } from './planner.js'
@@ -93,12 +99,15 @@ export class SqlImportStore {
 
   /** The heartbeat of a running import: its process is alive (see `failAbandoned`). */
   async touch(id: number, now: number): Promise<void> {
-    await this.db.kysely
-      .updateTable('imports')
-      .set({ updated_at: now })
-      .where('id', '=', id)
-      .where('status', 'in', ['queued', 'running'])
-      .execute()
+    // Waits for SQLite's write lock on timers (Db.write), as the sweep below does.
+    await this.db.write(() =>
+      this.db.kysely
+        .updateTable('imports')
+        .set({ updated_at: now })
+        .where('id', '=', id)
+        .where('status', 'in', ['queued', 'running'])
+        .execute(),
+    )
   }
 
   /**
@@ -107,12 +116,24 @@ export class SqlImportStore {
    * `reason`; their counts stay those of the batches written. Returns how many.
    */
   async failAbandoned(before: number, now: number, reason: string): Promise<number> {
-    const result = await this.db.kysely
-      .updateTable('imports')
-      .set({ status: 'failed', error: reason, updated_at: now, finished_at: now })
-      .where('status', 'in', ['queued', 'running'])
-      .where('updated_at', '<', before)
+    const abandoned = (eb: ExpressionBuilder<Database, 'imports'>) =>
+      eb.and([eb('status', 'in', ['queued', 'running']), eb('updated_at', '<', before)])
+    // A read first: every process sweeps every few seconds, and on SQLite an UPDATE takes the
+    // write lock even when nothing matches. The update waits for the lock on timers (Db.write).
+    const any = await this.db.kysely
+      .selectFrom('imports')
+      .select('id')
+      .where(abandoned)
+      .limit(1)
       .executeTakeFirst()
+    if (!any) return 0
+    const result = await this.db.write(() =>
+      this.db.kysely
+        .updateTable('imports')
+        .set({ status: 'failed', error: reason, updated_at: now, finished_at: now })
+        .where(abandoned)
+        .executeTakeFirst(),
+    )
     return Number(result.numUpdatedRows)
   }
 

@@ -74,11 +74,13 @@ export class WebhookDispatcher {
 
   /** Removes delivered and failed deliveries older than KEEP_DELIVERIES_MS; returns how many. */
   async prune(): Promise<number> {
-    const result = await this.db.kysely
-      .deleteFrom('webhook_outbox')
-      .where('status', '!=', 'pending')
-      .where('created_at', '<', this.now() - KEEP_DELIVERIES_MS)
-      .executeTakeFirst()
+    const result = await this.db.write(() =>
+      this.db.kysely
+        .deleteFrom('webhook_outbox')
+        .where('status', '!=', 'pending')
+        .where('created_at', '<', this.now() - KEEP_DELIVERIES_MS)
+        .executeTakeFirst(),
+    )
     return Number(result.numDeletedRows)
   }
 
@@ -143,8 +145,9 @@ export class WebhookDispatcher {
       .where('d.status', '=', 'pending')
       .where('w.active', '=', 1)
       .groupBy('d.webhook_id')
-    return (
-      k
+    // The claim waits for SQLite's write lock on timers (Db.write, db/write-lock.ts).
+    return this.db.write(() =>
+      this.db.kysely
         .updateTable('webhook_outbox')
         .set({
           lease_until: now + (this.options.leaseMs ?? (this.options.timeoutMs ?? 10_000) + 5000),
@@ -155,7 +158,7 @@ export class WebhookDispatcher {
         .where('next_attempt_at', '<=', now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
         .returningAll()
-        .execute()
+        .execute(),
     )
   }
 

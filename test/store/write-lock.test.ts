@@ -13,7 +13,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate } from '../../src/db/migrate.js'
 import { beginImmediate } from '../../src/db/write-lock.js'
+import { SqlImportStore } from '../../src/imports/store.js'
 import { SearchIndexer } from '../../src/links/search-indexer.js'
+import { SqlLinkStore } from '../../src/links/store.js'
+import { SqlSessionStore } from '../../src/sessions/sql-store.js'
+import { SqlUserStore } from '../../src/users/store.js'
 
 const T = 1_700_000_000_000
 
@@ -106,6 +110,39 @@ describe('waiting for the write lock', () => {
     await beginImmediate(handle, 80)
     expect(handle.inTransaction).toBe(true)
     handle.exec('ROLLBACK')
+  })
+
+  it('lets the single writes outside transactions wait the same way (sessions, key use, imports)', async () => {
+    await sql`INSERT INTO users (name, email, timezone, created_at, updated_at)
+      VALUES ('A', 'a@example.com', 'UTC', ${T}, ${T})`.execute(db.kysely)
+    const users = new SqlUserStore(db)
+    const key = await users.addKey(1, { prefix: 'p', hash: 'h', name: 'k' }, T)
+    await whileLocked(() => users.markKeyUsed(key.id, T + 1))
+    expect(other.prepare('SELECT last_used_at FROM api_keys').pluck().get()).toBe(T + 1)
+
+    const sessions = new SqlSessionStore(db)
+    const session = { idHash: 's1', userId: 1, csrfSecret: 'c', createdAt: T, lastSeenAt: T }
+    await whileLocked(() => sessions.create(session))
+    await whileLocked(() => sessions.touch('s1', T + 2))
+    expect(other.prepare('SELECT last_seen_at FROM sessions').pluck().all()).toEqual([T + 2])
+    await whileLocked(() => sessions.sweep(T + 3, T))
+    expect(other.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(0)
+
+    const imports = new SqlImportStore(db, new SqlLinkStore(db))
+    const run = await imports.create({
+      userId: 1,
+      source: 'csv',
+      origin: 'upload',
+      dryRun: false,
+      onConflict: 'skip',
+      now: T,
+    })
+    await whileLocked(() => imports.touch(run.id, T + 4))
+    expect(await whileLocked(() => imports.failAbandoned(T + 5, T + 6, 'gone'))).toBe(1)
+    expect(other.prepare('SELECT status, updated_at FROM imports').get()).toEqual({
+      status: 'failed',
+      updated_at: T + 6,
+    })
   })
 
   it('lets the search indexer wait for the lock the same way', async () => {
