@@ -48,6 +48,7 @@ export class CommitGroups {
 
   /**
    * `within(connection, work)` runs work with the connection as its transaction (Db.kysely).
+   * `committed` is told after each commit, before any member resolves (db/read-snapshot.ts).
    */
   constructor(
     private readonly root: Kysely<Database>,
@@ -56,6 +57,7 @@ export class CommitGroups {
       connection: Kysely<Database>,
       work: () => Promise<T>,
     ) => Promise<T>,
+    private readonly committed: () => void = () => {},
   ) {
     this.sql = {
       savepoint: handle.prepare('SAVEPOINT member'),
@@ -135,6 +137,7 @@ export class CommitGroups {
     }
     try {
       sql.commit.run()
+      this.committed()
     } catch (error) {
       if (this.handle.inTransaction) sql.rollback.run()
       for (const [member] of done) member.reject(error)

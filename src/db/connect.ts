@@ -11,6 +11,7 @@ import pg from 'pg'
 import type { DatabaseConfig } from '../config.js'
 import { CommitGroups } from './commit-groups.js'
 import { TurnTakingSqliteDialect } from './sqlite-dialect.js'
+import { ReadSnapshot } from './read-snapshot.js'
 import { cachingStatements } from './statement-cache.js'
 import type { Database } from './types.js'
 import { LOCK_WAIT_MS } from './write-lock.js'
@@ -38,7 +39,11 @@ export interface Db {
    * process. On PostgreSQL, or inside a transaction, it runs as it is.
    */
   write<T>(work: () => Promise<T>): Promise<T>
-  /** The raw SQLite handle, for the few synchronous statements on the redirect path. */
+  /**
+   * The raw SQLite handle, for the few synchronous statements on the redirect path. Taking it
+   * ends the reader's snapshot (db/read-snapshot.ts), so that reads after what is done with it
+   * see it.
+   */
   readonly sqlite: SQLite.Database | null
   /**
    * The raw SQLite handle when no transaction is open on it, else null: a synchronous write on
@@ -50,7 +55,8 @@ export interface Db {
    * SQLite only: a second, read-only connection to the same file for the prepared reads of the
    * request path (db/prepared.ts), when no transaction is open in the current async context; null
    * inside one, on PostgreSQL, and for an in-memory database. It reads what is committed and
-   * never waits behind a transaction of the writing connection.
+   * never waits behind a transaction of the writing connection; the reads of one turn of the
+   * event loop share one snapshot, which every write of this process ends (db/read-snapshot.ts).
    */
   reader(): SQLite.Database | null
   /**
@@ -76,23 +82,32 @@ function unitOfWork(
   root: Kysely<Database>,
   dialect: Dialect,
   sqlite: SQLite.Database | null,
-  readOnly: SQLite.Database | null = null,
+  snapshot: ReadSnapshot | null = null,
   pool: pg.Pool | null = null,
 ): Db {
   // The transaction of the current async context (on SQLite, the connection of its commit group).
   const current = new AsyncLocalStorage<Kysely<Database>>()
+  // Whatever is about to write on the raw handle, or has committed, ends the reader's snapshot.
+  const wrote = () => snapshot?.close()
   const groups =
     sqlite === null
       ? null
-      : new CommitGroups(root, sqlite, (connection, work) => current.run(connection, work))
+      : new CommitGroups(root, sqlite, (connection, work) => current.run(connection, work), wrote)
   return {
     get kysely() {
       return current.getStore() ?? root
     },
     dialect,
-    sqlite,
-    idleSqlite: () => (sqlite === null || sqlite.inTransaction ? null : sqlite),
-    reader: () => (readOnly === null || current.getStore() ? null : readOnly),
+    get sqlite() {
+      wrote()
+      return sqlite
+    },
+    idleSqlite: () => {
+      if (sqlite === null || sqlite.inTransaction) return null
+      wrote()
+      return sqlite
+    },
+    reader: () => (snapshot === null || current.getStore() ? null : snapshot.enter()),
     pool: () => (pool === null || current.getStore() ? null : pool),
     transaction<T>(work: () => Promise<T>): Promise<T> {
       if (current.getStore()) return work()
@@ -103,7 +118,8 @@ function unitOfWork(
       return groups === null || current.getStore() ? work() : groups.run(work)
     },
     close: async () => {
-      readOnly?.close()
+      snapshot?.close()
+      snapshot?.handle.close()
       await root.destroy()
     },
   }
@@ -140,10 +156,15 @@ export function openDatabase(config: DatabaseConfig): Db {
         `cannot open SQLite database "${config.path}": ${(error as Error).message}`,
       )
     }
+    // The reads of the request path share a snapshot a turn (db/read-snapshot.ts); the writing
+    // connection's writes end it.
+    const snapshot = readOnly === null ? null : new ReadSnapshot(readOnly)
     const kysely = new Kysely<Database>({
-      dialect: new TurnTakingSqliteDialect({ database: cachingStatements(handle) }),
+      dialect: new TurnTakingSqliteDialect({
+        database: cachingStatements(handle, () => snapshot?.close()),
+      }),
     })
-    return unitOfWork(kysely, 'sqlite', handle, readOnly)
+    return unitOfWork(kysely, 'sqlite', handle, snapshot)
   }
   const pool = new pg.Pool({
     connectionString: config.url,

@@ -9,7 +9,11 @@ import type { SqliteDatabase } from 'kysely'
 
 const MAX_STATEMENTS = 500
 
-export function cachingStatements(handle: SQLite.Database): SqliteDatabase {
+/** `onWrite`: told before a statement that writes runs (it runs right after, synchronously). */
+export function cachingStatements(
+  handle: SQLite.Database,
+  onWrite: () => void = () => {},
+): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>()
   return {
     close: () => handle.close(),
@@ -25,9 +29,11 @@ export function cachingStatements(handle: SQLite.Database): SqliteDatabase {
         // Most recently used last, so the oldest is the first to go.
         statements.delete(sql)
         statements.set(sql, cached)
+        if (!cached.readonly) onWrite()
         return cached
       }
       const statement = handle.prepare(sql)
+      if (!statement.readonly) onWrite()
       if (!cached) {
         statements.set(sql, statement)
         if (statements.size > MAX_STATEMENTS) statements.delete(statements.keys().next().value!)

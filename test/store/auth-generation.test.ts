@@ -2,6 +2,8 @@
  * Keys a process has checked are kept while the auth generation (migration 0012) stands still;
  * every change that can stop a key moves it, whoever makes the change: here a second connection
  * to the same database stands for another process (a cluster worker, the CLI, a restore).
+ * Each check here is a request of its own, in a turn of the event loop of its own, as requests
+ * come: on SQLite, the reads of one turn share a snapshot (src/db/read-snapshot.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -52,6 +54,7 @@ async function postgresPair(): Promise<Pair> {
 }
 
 const postgres = await postgresCheck()
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 function authGenerationSuite(engine: string, open: () => Promise<Pair>, skip = false) {
   describe.skipIf(skip)(`keys kept between requests, ${engine}`, () => {
@@ -65,76 +68,79 @@ function authGenerationSuite(engine: string, open: () => Promise<Pair>, skip = f
       users = new UserService(store)
       elsewhere = new UserService(new SqlUserStore(pair.there))
     })
+    /** A request's check of a key, and a look at the counter, each in a turn of its own. */
+    const authenticate = (key: string) => nextTurn().then(() => users.authenticate(key))
+    const generation = () => nextTurn().then(() => store.authGeneration())
     afterAll(() => pair.drop())
 
     async function newKey(email: string): Promise<{ key: string; userId: number }> {
       const { user, apiKey } = await elsewhere.createUser({ email })
-      const principal = await users.authenticate(apiKey)
+      const principal = await authenticate(apiKey)
       expect(principal?.userId).toBe(user.id)
       return { key: apiKey, userId: user.id }
     }
 
     it('keeps a checked key without looking it up again while nothing changed', async () => {
       const { key, userId } = await newKey('kept@example.com')
-      const before = await store.authGeneration()
+      const before = await generation()
       expect(before).toBeGreaterThanOrEqual(1)
       // The key's row is gone behind the trigger's back (the generation does not move): a
       // process that looked the key up would refuse it; this one answers from what it kept.
       await sql`ALTER TABLE api_keys RENAME TO api_keys_away`.execute(pair.there.kysely)
       try {
-        expect(await users.authenticate(key)).toMatchObject({ userId })
+        expect(await authenticate(key)).toMatchObject({ userId })
       } finally {
         await sql`ALTER TABLE api_keys_away RENAME TO api_keys`.execute(pair.there.kysely)
       }
-      expect(await store.authGeneration()).toBe(before)
+      expect(await generation()).toBe(before)
     })
 
     it('stops a key revoked by another process on the next request', async () => {
       const { key } = await newKey('revoked-there@example.com')
-      const before = await store.authGeneration()
+      const before = await generation()
       await elsewhere.revokeKey(key)
-      expect(await store.authGeneration()).toBe(before! + 1)
-      expect(await users.authenticate(key)).toBeNull()
+      expect(await generation()).toBe(before! + 1)
+      expect(await authenticate(key)).toBeNull()
     })
 
     it('stops the keys of a user disabled by another process, and takes them back once enabled', async () => {
       const { key, userId } = await newKey('disabled-there@example.com')
       await new SqlUserStore(pair.there).setDisabled(userId, true, Date.now())
-      expect(await users.authenticate(key)).toBeNull()
+      expect(await authenticate(key)).toBeNull()
       await new SqlUserStore(pair.there).setDisabled(userId, false, Date.now())
-      expect(await users.authenticate(key)).toMatchObject({ userId })
+      expect(await authenticate(key)).toMatchObject({ userId })
     })
 
     it('stops a key deleted, or its user deleted, by plain SQL elsewhere', async () => {
       const first = await newKey('deleted-key@example.com')
       await sql`DELETE FROM api_keys WHERE user_id = ${first.userId}`.execute(pair.there.kysely)
-      expect(await users.authenticate(first.key)).toBeNull()
+      expect(await authenticate(first.key)).toBeNull()
       const second = await newKey('deleted-user@example.com')
       await sql`DELETE FROM api_keys WHERE user_id = ${second.userId}`.execute(pair.there.kysely)
       await sql`DELETE FROM users WHERE id = ${second.userId}`.execute(pair.there.kysely)
-      expect(await users.authenticate(second.key)).toBeNull()
+      expect(await authenticate(second.key)).toBeNull()
     })
 
     it('does not move for a key’s last use, nor for a new key', async () => {
       const { key, userId } = await newKey('quiet@example.com')
-      const before = await store.authGeneration()
-      const principal = (await users.authenticate(key))!
+      const before = await generation()
+      const principal = (await authenticate(key))!
       await store.markKeyUsed(principal.keyId, Date.now())
       await elsewhere.createNamedKey(userId, { key_name: 'Second' })
-      expect(await store.authGeneration()).toBe(before)
+      expect(await generation()).toBe(before)
     })
 
     it('keeps nothing when the counter is missing, and still answers from the keys', async () => {
       const { key, userId } = await newKey('no-counter@example.com')
       await sql`DELETE FROM auth_generation`.execute(pair.there.kysely)
       try {
-        expect(await store.authGeneration()).toBeNull()
-        expect(await users.authenticate(key)).toMatchObject({ userId })
+        expect(await generation()).toBeNull()
+        expect(await authenticate(key)).toMatchObject({ userId })
         // Without a counter a revocation cannot be seen by a kept key, so none is kept.
         await sql`UPDATE api_keys SET revoked_at = 1 WHERE user_id = ${userId}`.execute(
           pair.there.kysely,
         )
-        expect(await users.authenticate(key)).toBeNull()
+        expect(await authenticate(key)).toBeNull()
       } finally {
         await sql`INSERT INTO auth_generation (value) VALUES (1000)`.execute(pair.there.kysely)
       }

@@ -1,0 +1,105 @@
+/**
+ * The prepared reads of one turn of the event loop share a read snapshot (src/db/read-snapshot.ts):
+ * another connection's commit (another process) is seen from the next turn, or once the snapshot
+ * is MAX_AGE_MS old; a write of this process is seen by the very next read, however it was made.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { sql } from 'kysely'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { openDatabase, type Db } from '../../src/db/connect.js'
+import { migrate } from '../../src/db/migrate.js'
+import { prepared } from '../../src/db/prepared.js'
+import { MAX_AGE_MS } from '../../src/db/read-snapshot.js'
+
+let dir: string
+let db: Db
+let other: SQLite.Database
+let read: (name: string) => Promise<{ value: string }[]>
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'slink-snapshot-'))
+  const path = join(dir, 'snapshot.db')
+  db = openDatabase({ kind: 'sqlite', path })
+  await migrate(db)
+  other = new SQLite(path)
+  other.pragma('busy_timeout = 0')
+  read = prepared(
+    () => db,
+    1,
+    (name: string) => db.kysely.selectFrom('settings').select('value').where('name', '=', name),
+  )
+})
+afterEach(async () => {
+  other.close()
+  await db.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+const value = async (name: string) => (await read(name))[0]?.value ?? null
+/** A checkpoint that waits for no reader: busy 1 while a reader holds an older snapshot. */
+const restart = () => (other.pragma('wal_checkpoint(RESTART)') as { busy: number }[])[0]!
+const elsewhere = (name: string, v: string) =>
+  other.prepare('INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)').run(name, v)
+
+it("sees another process's commit from the next turn on, not within the turn", async () => {
+  await nextTurn()
+  expect(await value('a')).toBeNull()
+  elsewhere('a', '1')
+  expect(await value('a')).toBeNull()
+  // The snapshot holds the log: a checkpoint cannot start it over.
+  expect(restart().busy).toBe(1)
+  await nextTurn()
+  // It ended with its turn: nothing holds the log any more.
+  expect(restart().busy).toBe(0)
+  expect(await value('a')).toBe('1')
+})
+
+it('starts a new snapshot once the old one is MAX_AGE_MS old, even within one turn', async () => {
+  await nextTurn()
+  expect(await value('b')).toBeNull()
+  elsewhere('b', '1')
+  const until = performance.now() + MAX_AGE_MS + 2
+  while (performance.now() < until);
+  expect(await value('b')).toBe('1')
+})
+
+it('sees the writes of this process at once: a transaction, a write, a query, the raw handle', async () => {
+  await nextTurn()
+  expect(await value('c')).toBeNull()
+  elsewhere('other', '1')
+  // Each write below also brings in what another process committed before it.
+  await db.transaction(() =>
+    sql`INSERT INTO settings (name, value) VALUES ('c', '1')`.execute(db.kysely),
+  )
+  expect(await value('c')).toBe('1')
+  expect(await value('other')).toBe('1')
+  await db.write(() => sql`UPDATE settings SET value = '2' WHERE name = 'c'`.execute(db.kysely))
+  expect(await value('c')).toBe('2')
+  await sql`UPDATE settings SET value = '3' WHERE name = 'c'`.execute(db.kysely)
+  expect(await value('c')).toBe('3')
+  db.sqlite!.prepare("UPDATE settings SET value = '4' WHERE name = 'c'").run()
+  expect(await value('c')).toBe('4')
+})
+
+it('ends the snapshot when a transaction of this process commits, before the transaction resolves', async () => {
+  await nextTurn()
+  const during: (string | null)[] = []
+  const tx = db.transaction(async () => {
+    await sql`INSERT INTO settings (name, value) VALUES ('d', '1')`.execute(db.kysely)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  })
+  // Another request reads while the transaction is open, in the same turn as its commit: the
+  // thread is held past both timers, so they fire in one turn, this one first.
+  setTimeout(() => void value('d').then((v) => during.push(v)), 10)
+  setImmediate(() => {
+    const until = performance.now() + 40
+    while (performance.now() < until);
+  })
+  await tx
+  expect(during).toEqual([null])
+  expect(await value('d')).toBe('1')
+})
