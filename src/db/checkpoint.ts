@@ -17,7 +17,7 @@
  * It waits at most `waitMs` for the lock and the readers, and tries again at the next call.
  */
 import type SQLite from 'better-sqlite3'
-import { LOCK_WAIT_MS } from './write-lock.js'
+import { withBusyTimeout } from './write-lock.js'
 
 /** What `PRAGMA wal_checkpoint` answers: pages in the log, pages copied; busy 1 if it gave up. */
 export interface CheckpointResult {
@@ -36,11 +36,9 @@ export function checkpoint(
 ): CheckpointResult {
   const passive = (handle.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[])[0]!
   if (passive.log < restartAt) return passive
-  // Applied when the pragma is compiled (see write-lock.ts), so not a prepared statement.
-  handle.pragma(`busy_timeout = ${waitMs}`)
-  try {
-    return (handle.pragma('wal_checkpoint(RESTART)') as CheckpointResult[])[0]!
-  } finally {
-    handle.pragma(`busy_timeout = ${LOCK_WAIT_MS}`)
-  }
+  return withBusyTimeout(
+    handle,
+    waitMs,
+    () => (handle.pragma('wal_checkpoint(RESTART)') as CheckpointResult[])[0]!,
+  )
 }

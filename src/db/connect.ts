@@ -88,7 +88,7 @@ function unitOfWork(
   // The transaction of the current async context (on SQLite, the connection of its commit group).
   const current = new AsyncLocalStorage<Kysely<Database>>()
   // Whatever is about to write on the raw handle, or has committed, ends the reader's snapshot.
-  const wrote = () => snapshot?.close()
+  const wrote = snapshot?.close ?? (() => {})
   const groups =
     sqlite === null
       ? null
@@ -161,7 +161,7 @@ export function openDatabase(config: DatabaseConfig): Db {
     const snapshot = readOnly === null ? null : new ReadSnapshot(readOnly)
     const kysely = new Kysely<Database>({
       dialect: new TurnTakingSqliteDialect({
-        database: cachingStatements(handle, () => snapshot?.close()),
+        database: cachingStatements(handle, snapshot?.close),
       }),
     })
     return unitOfWork(kysely, 'sqlite', handle, snapshot)

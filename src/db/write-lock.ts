@@ -29,17 +29,24 @@ export async function beginImmediate(
   if (begin === undefined) begins.set(handle, (begin = handle.prepare('BEGIN IMMEDIATE')))
   const deadline = Date.now() + waitMs
   for (let pause = 1; ; pause = Math.min(pause * 2, LOCK_POLL_MAX_MS)) {
-    // SQLite applies this pragma when the statement is compiled, so it is not a prepared one.
-    handle.pragma('busy_timeout = 0')
     try {
-      begin.run()
+      withBusyTimeout(handle, 0, () => begin.run())
       return
     } catch (error) {
       if (!isBusy(error) || Date.now() >= deadline) throw error
-    } finally {
-      handle.pragma(`busy_timeout = ${LOCK_WAIT_MS}`)
     }
     await new Promise((resolve) => setTimeout(resolve, pause))
+  }
+}
+
+/** Runs `work` with the connection's busy timeout at `ms`, then puts LOCK_WAIT_MS back. */
+export function withBusyTimeout<T>(handle: SQLite.Database, ms: number, work: () => T): T {
+  // SQLite applies this pragma when the statement is compiled, so it is not a prepared one.
+  handle.pragma(`busy_timeout = ${ms}`)
+  try {
+    return work()
+  } finally {
+    handle.pragma(`busy_timeout = ${LOCK_WAIT_MS}`)
   }
 }
 

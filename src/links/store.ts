@@ -106,15 +106,6 @@ type Unlisted = Exclude<keyof NewLinkRow, 'id' | (typeof NEW_LINK_COLUMNS)[numbe
 const everyColumnListed: [Unlisted] extends [never] ? true : Unlisted = true
 void everyColumnListed
 
-/** The table's defaults of the columns that have one (the others default to null). */
-const NEW_LINK_DEFAULTS: Partial<Record<(typeof NEW_LINK_COLUMNS)[number], number>> = {
-  title_locked: 0,
-  target_type: 0,
-  disabled: 0,
-  privacy: 0,
-  clicks: 0,
-}
-
 export class SqlLinkStore implements LinkStore {
   constructor(private readonly db: Db) {}
 
@@ -344,7 +335,8 @@ export class SqlLinkStore implements LinkStore {
     return this.db.transaction(async () => {
       const trx = this.db.kysely
       const [link] = await this.insertLink(
-        ...NEW_LINK_COLUMNS.map((column) => row[column] ?? NEW_LINK_DEFAULTS[column] ?? null),
+        // The columns with a default in the table are required in a new row: the others are null.
+        ...NEW_LINK_COLUMNS.map((column) => row[column] ?? null),
       )
       if (!link) throw new Error('the new link was not returned')
       if (pixelIds.length > 0) {
