@@ -10,7 +10,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.js'
 import { CommitGroups } from './commit-groups.js'
-import { TurnTakingSqliteDialect } from './sqlite-dialect.js'
+import { SqliteFileDialect } from './sqlite-dialect.js'
 import { ReadSnapshot } from './read-snapshot.js'
 import { cachingStatements } from './statement-cache.js'
 import type { Database } from './types.js'
@@ -32,13 +32,6 @@ export interface Db {
    * each still succeeds or fails alone, and resolves once its changes are committed.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>
-  /**
-   * Runs a write that needs no transaction of its own (one statement in the background). On
-   * SQLite it joins a commit group, which waits for another connection's write lock on timers
-   * (write-lock.ts): alone, its statement would wait in SQLite's busy handler, stalling the
-   * process. On PostgreSQL, or inside a transaction, it runs as it is.
-   */
-  write<T>(work: () => Promise<T>): Promise<T>
   /**
    * The raw SQLite handle, for the few synchronous statements on the redirect path. Taking it
    * ends the reader's snapshot (db/read-snapshot.ts), so that reads after what is done with it
@@ -114,9 +107,6 @@ function unitOfWork(
       if (groups !== null) return groups.run(work)
       return root.transaction().execute((trx) => current.run(trx, work))
     },
-    write<T>(work: () => Promise<T>): Promise<T> {
-      return groups === null || current.getStore() ? work() : groups.run(work)
-    },
     close: async () => {
       snapshot?.close()
       snapshot?.handle.close()
@@ -160,8 +150,10 @@ export function openDatabase(config: DatabaseConfig): Db {
     // connection's writes end it.
     const snapshot = readOnly === null ? null : new ReadSnapshot(readOnly)
     const kysely = new Kysely<Database>({
-      dialect: new TurnTakingSqliteDialect({
-        database: cachingStatements(handle, snapshot?.close),
+      dialect: new SqliteFileDialect({
+        handle,
+        statements: cachingStatements(handle, snapshot?.close),
+        committed: snapshot?.close,
       }),
     })
     return unitOfWork(kysely, 'sqlite', handle, snapshot)

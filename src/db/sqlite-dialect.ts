@@ -1,59 +1,112 @@
 /**
- * The query builder's SQLite dialect with its one connection handed out in turn. The stock
- * driver guards the connection with a lock that every waiter retries at once when it is freed,
- * so a request that asks while the lock is briefly free (between a release and the waiters'
- * wake-up) goes first, and the waiters queue again behind everyone who asked meanwhile. Under 50
- * concurrent creates that made one request in twenty wait 300 ms to 1 s while the median took
- * 20 ms. Here the connection goes to the waiters in the order they asked.
+ * The query builder's driver for the process's one SQLite connection.
+ *
+ * The connection is handed out in turn. The stock driver guards it with a lock that every
+ * waiter retries at once when it is freed, so a request that asks while the lock is briefly free
+ * (between a release and the waiters' wake-up) goes first, and the waiters queue again behind
+ * everyone who asked meanwhile. Under 50 concurrent creates that made one request in twenty
+ * wait 300 ms to 1 s while the median took 20 ms. Here the connection goes to the waiters in the
+ * order they asked.
+ *
+ * Every write takes SQLite's write lock on timers (write-lock.ts), never in SQLite's busy
+ * handler, which sleeps inside the call and so stops the whole process while another connection
+ * (a cluster worker, the click-writing thread, the CLI) holds the lock: a transaction begins with
+ * `beginImmediate`, and a statement that writes outside a transaction runs in one of its own,
+ * begun the same way and committed at once. Statements that only read run as they are.
  */
+import type SQLite from 'better-sqlite3'
 import {
+  CompiledQuery,
+  IdentifierNode,
+  RawNode,
   SqliteDialect,
+  createQueryId,
   type DatabaseConnection,
   type Driver,
   type QueryCompiler,
-  type TransactionSettings,
+  type QueryResult,
+  type SqliteDatabase,
 } from 'kysely'
+import { beginImmediate, writeTransaction } from './write-lock.js'
 
 type Compile = QueryCompiler['compileQuery']
 
-class TakingTurns implements Driver {
+export interface SqliteFileOptions {
+  /** The connection. */
+  handle: SQLite.Database
+  /** Where its statements are prepared (db/statement-cache.ts); the connection itself if omitted. */
+  statements?: SqliteDatabase
+  /** Told after each commit (db/read-snapshot.ts). */
+  committed?: () => void
+}
+
+class FileConnection implements DatabaseConnection {
+  private readonly statements: SqliteDatabase
+
+  constructor(private readonly options: SqliteFileOptions) {
+    this.statements = options.statements ?? options.handle
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const { handle, committed } = this.options
+    const statement = this.statements.prepare(query.sql) as unknown as SQLite.Statement
+    if (statement.readonly || handle.inTransaction) return run<R>(statement, query.parameters)
+    return writeTransaction(handle, () => run<R>(statement, query.parameters), committed)
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const statement = this.statements.prepare(query.sql) as unknown as SQLite.Statement
+    if (!statement.reader || !statement.readonly)
+      throw new Error('only reads are streamed on SQLite')
+    for (const row of statement.iterate(query.parameters as unknown[])) yield { rows: [row as R] }
+  }
+}
+
+function run<R>(statement: SQLite.Statement, parameters: readonly unknown[]): QueryResult<R> {
+  if (statement.reader) return { rows: statement.all(parameters) as R[] }
+  const { changes, lastInsertRowid } = statement.run(parameters)
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] }
+}
+
+class FileDriver implements Driver {
   private held = false
   private readonly waiting: (() => void)[] = []
+  private readonly connection: FileConnection
 
-  constructor(private readonly inner: Driver) {}
-
-  init(): Promise<void> {
-    return this.inner.init()
+  constructor(private readonly options: SqliteFileOptions) {
+    this.connection = new FileConnection(options)
   }
+
+  async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
     if (this.held) await new Promise<void>((resolve) => this.waiting.push(resolve))
-    // Free, or handed over by the release below: nobody else can be inside the inner lock.
+    // Free, or handed over by the release below.
     this.held = true
-    return this.inner.acquireConnection()
+    return this.connection
   }
 
-  async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    await this.inner.releaseConnection(connection)
+  async releaseConnection(): Promise<void> {
     const next = this.waiting.shift()
     if (next) next()
     else this.held = false
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.inner.beginTransaction(connection, settings)
+  beginTransaction(): Promise<void> {
+    return beginImmediate(this.options.handle)
   }
 
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.commitTransaction(connection)
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'))
+    this.options.committed?.()
   }
 
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.rollbackTransaction(connection)
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'))
   }
 
   async savepoint(connection: DatabaseConnection, name: string, compile: Compile): Promise<void> {
-    await this.inner.savepoint?.(connection, name, compile)
+    await connection.executeQuery(savepointCommand('savepoint', name, compile))
   }
 
   async rollbackToSavepoint(
@@ -61,7 +114,7 @@ class TakingTurns implements Driver {
     name: string,
     compile: Compile,
   ): Promise<void> {
-    await this.inner.rollbackToSavepoint?.(connection, name, compile)
+    await connection.executeQuery(savepointCommand('rollback to', name, compile))
   }
 
   async releaseSavepoint(
@@ -69,16 +122,30 @@ class TakingTurns implements Driver {
     name: string,
     compile: Compile,
   ): Promise<void> {
-    await this.inner.releaseSavepoint?.(connection, name, compile)
+    await connection.executeQuery(savepointCommand('release', name, compile))
   }
 
-  destroy(): Promise<void> {
-    return this.inner.destroy()
+  async destroy(): Promise<void> {
+    this.options.handle.close()
   }
 }
 
-export class TurnTakingSqliteDialect extends SqliteDialect {
+function savepointCommand(command: string, name: string, compile: Compile): CompiledQuery {
+  const node = RawNode.createWithChildren([
+    RawNode.createWithSql(`${command} `),
+    // Quoted as an identifier, whatever the name holds.
+    IdentifierNode.create(name),
+  ])
+  return compile(node, createQueryId())
+}
+
+/** SQLite's dialect of the query builder, over the driver above. */
+export class SqliteFileDialect extends SqliteDialect {
+  constructor(private readonly options: SqliteFileOptions) {
+    super({ database: options.statements ?? options.handle })
+  }
+
   override createDriver(): Driver {
-    return new TakingTurns(super.createDriver())
+    return new FileDriver(this.options)
   }
 }

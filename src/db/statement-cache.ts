@@ -9,7 +9,7 @@ import type { SqliteDatabase } from 'kysely'
 
 const MAX_STATEMENTS = 500
 
-/** `onWrite`: told before a statement that writes runs (it runs right after, synchronously). */
+/** `onWrite`: told when a statement that writes is handed out, before it runs. */
 export function cachingStatements(
   handle: SQLite.Database,
   onWrite: () => void = () => {},
@@ -18,24 +18,18 @@ export function cachingStatements(
   return {
     close: () => handle.close(),
     prepare(text: string) {
-      // The query builder opens every transaction with a plain (deferred) `begin`. One that
-      // reads before it writes then cannot take the write lock when another connection (a
-      // cluster worker, the click writer) has written meanwhile: SQLite answers SQLITE_BUSY at
-      // once, without waiting. Taking the write lock at the start waits its turn instead
-      // (busy_timeout). Every transaction of the query builder writes.
-      const sql = text === 'begin' ? 'begin immediate' : text
-      const cached = statements.get(sql)
+      const cached = statements.get(text)
       if (cached && !cached.busy) {
         // Most recently used last, so the oldest is the first to go.
-        statements.delete(sql)
-        statements.set(sql, cached)
+        statements.delete(text)
+        statements.set(text, cached)
         if (!cached.readonly) onWrite()
         return cached
       }
-      const statement = handle.prepare(sql)
+      const statement = handle.prepare(text)
       if (!statement.readonly) onWrite()
       if (!cached) {
-        statements.set(sql, statement)
+        statements.set(text, statement)
         if (statements.size > MAX_STATEMENTS) statements.delete(statements.keys().next().value!)
       }
       return statement

@@ -15,7 +15,23 @@ export const LOCK_WAIT_MS = 5000
 /** The longest pause between two asks for the write lock. */
 const LOCK_POLL_MAX_MS = 4
 
-const begins = new WeakMap<SQLite.Database, SQLite.Statement>()
+const statements = new WeakMap<
+  SQLite.Database,
+  Record<'begin' | 'commit' | 'rollback', SQLite.Statement>
+>()
+
+function statementsOf(handle: SQLite.Database) {
+  let prepared = statements.get(handle)
+  if (prepared === undefined) {
+    prepared = {
+      begin: handle.prepare('BEGIN IMMEDIATE'),
+      commit: handle.prepare('COMMIT'),
+      rollback: handle.prepare('ROLLBACK'),
+    }
+    statements.set(handle, prepared)
+  }
+  return prepared
+}
 
 /**
  * `BEGIN IMMEDIATE` on `handle`, waiting for another connection's write lock on timers; after
@@ -25,8 +41,7 @@ export async function beginImmediate(
   handle: SQLite.Database,
   waitMs = LOCK_WAIT_MS,
 ): Promise<void> {
-  let begin = begins.get(handle)
-  if (begin === undefined) begins.set(handle, (begin = handle.prepare('BEGIN IMMEDIATE')))
+  const { begin } = statementsOf(handle)
   const deadline = Date.now() + waitMs
   for (let pause = 1; ; pause = Math.min(pause * 2, LOCK_POLL_MAX_MS)) {
     try {
@@ -39,6 +54,28 @@ export async function beginImmediate(
   }
 }
 
+/**
+ * Runs the synchronous `work` on `handle` in a transaction of its own, begun with
+ * `beginImmediate` and committed after it (`committed` is told then), or rolled back if it throws.
+ */
+export async function writeTransaction<T>(
+  handle: SQLite.Database,
+  work: () => T,
+  committed: () => void = () => {},
+): Promise<T> {
+  const { commit, rollback } = statementsOf(handle)
+  await beginImmediate(handle)
+  try {
+    const result = work()
+    commit.run()
+    committed()
+    return result
+  } catch (error) {
+    if (handle.inTransaction) rollback.run()
+    throw error
+  }
+}
+
 /** Runs `work` with the connection's busy timeout at `ms`, then puts LOCK_WAIT_MS back. */
 export function withBusyTimeout<T>(handle: SQLite.Database, ms: number, work: () => T): T {
   // SQLite applies this pragma when the statement is compiled, so it is not a prepared one.
@@ -47,6 +84,20 @@ export function withBusyTimeout<T>(handle: SQLite.Database, ms: number, work: ()
     return work()
   } finally {
     handle.pragma(`busy_timeout = ${LOCK_WAIT_MS}`)
+  }
+}
+
+/**
+ * Runs the synchronous write `write` on `handle` if SQLite's write lock is free now; undefined,
+ * with nothing written, if another connection holds it: the caller then writes through the
+ * query builder, whose driver waits for the lock on timers (db/sqlite-dialect.ts).
+ */
+export function unlessLocked<T>(handle: SQLite.Database, write: () => T): T | undefined {
+  try {
+    return withBusyTimeout(handle, 0, write)
+  } catch (error) {
+    if (isBusy(error)) return undefined
+    throw error
   }
 }
 

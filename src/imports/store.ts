@@ -99,15 +99,12 @@ export class SqlImportStore {
 
   /** The heartbeat of a running import: its process is alive (see `failAbandoned`). */
   async touch(id: number, now: number): Promise<void> {
-    // Waits for SQLite's write lock on timers (Db.write), as the sweep below does.
-    await this.db.write(() =>
-      this.db.kysely
-        .updateTable('imports')
-        .set({ updated_at: now })
-        .where('id', '=', id)
-        .where('status', 'in', ['queued', 'running'])
-        .execute(),
-    )
+    await this.db.kysely
+      .updateTable('imports')
+      .set({ updated_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'running'])
+      .execute()
   }
 
   /**
@@ -119,7 +116,7 @@ export class SqlImportStore {
     const abandoned = (eb: ExpressionBuilder<Database, 'imports'>) =>
       eb.and([eb('status', 'in', ['queued', 'running']), eb('updated_at', '<', before)])
     // A read first: every process sweeps every few seconds, and on SQLite an UPDATE takes the
-    // write lock even when nothing matches. The update waits for the lock on timers (Db.write).
+    // write lock even when nothing matches.
     const any = await this.db.kysely
       .selectFrom('imports')
       .select('id')
@@ -127,13 +124,11 @@ export class SqlImportStore {
       .limit(1)
       .executeTakeFirst()
     if (!any) return 0
-    const result = await this.db.write(() =>
-      this.db.kysely
-        .updateTable('imports')
-        .set({ status: 'failed', error: reason, updated_at: now, finished_at: now })
-        .where(abandoned)
-        .executeTakeFirst(),
-    )
+    const result = await this.db.kysely
+      .updateTable('imports')
+      .set({ status: 'failed', error: reason, updated_at: now, finished_at: now })
+      .where(abandoned)
+      .executeTakeFirst()
     return Number(result.numUpdatedRows)
   }
 

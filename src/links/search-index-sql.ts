@@ -54,8 +54,6 @@ export function prepare(handle: SQLite.Database) {
     done: handle.prepare('DELETE FROM links_search_pending WHERE link_id = ?'),
     // Positive: merges only where a level has enough segments, and stops after about N pages.
     merge: handle.prepare("INSERT INTO links_search (links_search, rank) VALUES ('merge', ?)"),
-    commit: handle.prepare('COMMIT'),
-    rollback: handle.prepare('ROLLBACK'),
   }
 }
 

@@ -12,7 +12,7 @@
 import type { Kysely } from 'kysely'
 import type { Db } from '../db/connect.js'
 import type { Database } from '../db/types.js'
-import { beginImmediate } from '../db/write-lock.js'
+import { writeTransaction } from '../db/write-lock.js'
 import {
   aliasSuffixes,
   prepare,
@@ -111,17 +111,15 @@ export class SearchIndexer {
   async rebuildIfBehind(threshold = REBUILD_AT): Promise<number> {
     const handle = this.db.sqlite
     if (!handle) return 0
-    return this.root.connection().execute(async () =>
-      handle
-        .transaction(() => {
-          const { n } = handle.prepare('SELECT count(*) AS n FROM links_search_pending').get() as {
-            n: number
-          }
-          if (n < threshold) return 0
-          handle.exec(REBUILD)
-          return n
-        })
-        .immediate(),
+    return this.root.connection().execute(() =>
+      writeTransaction(handle, () => {
+        const { n } = handle.prepare('SELECT count(*) AS n FROM links_search_pending').get() as {
+          n: number
+        }
+        if (n < threshold) return 0
+        handle.exec(REBUILD)
+        return n
+      }),
     )
   }
 
@@ -156,15 +154,7 @@ export class SearchIndexer {
       // composition/click-worker.ts), off this thread: a checkpoint syncs the file.
       // The write lock is waited for on timers (db/write-lock.ts), not in SQLite's busy
       // handler: another cluster worker's writes must not stall this process.
-      await beginImmediate(handle)
-      try {
-        const done = this.indexBatch(statements)
-        statements.commit.run()
-        return done
-      } catch (error) {
-        if (handle.inTransaction) statements.rollback.run()
-        throw error
-      }
+      return writeTransaction(handle, () => this.indexBatch(statements))
     })
   }
 

@@ -324,6 +324,8 @@ export class LinkService {
    */
   async keepFetchedTitle(id: number, url: string, title: string): Promise<void> {
     await this.deps.events.commit(async (raise) => {
+      // The fetch of `url` has ended: its mark goes with the title, in the same commit.
+      await this.deps.links.finishTitleFetch(id, url)
       const current = await this.deps.links.findById(id)
       if (!current || current.url !== url || current.title_locked !== 0) return
       if (current.title === title) return

@@ -438,24 +438,20 @@ export class SqlLinkStore implements LinkStore {
   }
 
   async markTitleFetch(id: number, at: number): Promise<void> {
-    await this.db.write(() =>
-      this.db.kysely
-        .updateTable('links')
-        .set({ title_fetch_at: at })
-        .where('id', '=', id)
-        .execute(),
-    )
+    await this.db.kysely
+      .updateTable('links')
+      .set({ title_fetch_at: at })
+      .where('id', '=', id)
+      .execute()
   }
 
   async finishTitleFetch(id: number, url: string): Promise<void> {
-    await this.db.write(() =>
-      this.db.kysely
-        .updateTable('links')
-        .set({ title_fetch_at: null })
-        .where('id', '=', id)
-        .where('url', '=', url)
-        .execute(),
-    )
+    await this.db.kysely
+      .updateTable('links')
+      .set({ title_fetch_at: null })
+      .where('id', '=', id)
+      .where('url', '=', url)
+      .execute()
   }
 
   pendingTitleFetches(afterId: number, limit: number): Promise<{ id: number; url: string }[]> {

@@ -18,11 +18,14 @@ export interface TitleJob {
 
 /** What the queue needs from the links: keeping a title, and the marks of pending fetches. */
 export interface TitleJobs {
-  /** Keeps a fetched title (unless the client set one or the URL changed meanwhile). */
+  /**
+   * Keeps a fetched title (unless the client set one or the URL changed meanwhile) and clears
+   * the mark of the fetch of `url`, in one transaction.
+   */
   save(id: number, url: string, title: string): Promise<void>
   /** Marks a link as waiting for its title (when the change itself did not). */
   mark(id: number): Promise<void>
-  /** Clears the mark once the fetch of `url` has ended (a newer URL keeps its own). */
+  /** Clears the mark once the fetch of `url` has ended without a title (a newer URL keeps its own). */
   finish(id: number, url: string): Promise<void>
   /** Marked links after `afterId`, in id order. */
   pending(afterId: number, limit: number): Promise<TitleJob[]>
@@ -136,7 +139,7 @@ export class TitleQueue {
     if (signal.aborted) return
     try {
       if (title !== null) await this.jobs.save(job.id, job.url, title)
-      await this.jobs.finish(job.id, job.url)
+      else await this.jobs.finish(job.id, job.url)
     } catch {
       // The link may be gone or the database busy; a title is a nicety, not data to keep.
     }

@@ -3,6 +3,7 @@
  * by domain and alias, a domain by host name, and the atomic step of a click-limited link.
  */
 import type { Db } from '../db/connect.js'
+import { unlessLocked } from '../db/write-lock.js'
 import type { DomainRow, LinkRow } from '../db/types.js'
 
 export interface RedirectLinkRow {
@@ -71,8 +72,13 @@ export class SqlRedirectStore implements RedirectStore {
   }
 
   takeLimitedClick(linkId: number): LimitedClick | Promise<LimitedClick> {
-    // Synchronous on SQLite, unless another request's transaction is open (see Db.idleSqlite).
-    if (this.takeSync && this.db.idleSqlite()) return this.takeSync(linkId)
+    // Synchronous on SQLite, unless another request's transaction is open (see Db.idleSqlite)
+    // or another connection holds the write lock (the query builder waits for it on timers).
+    const sqlite = this.takeSync && this.db.idleSqlite()
+    if (sqlite) {
+      const taken = unlessLocked(sqlite, () => this.takeSync!(linkId))
+      if (taken !== undefined) return taken
+    }
     return this.db.kysely
       .updateTable('links')
       .set((eb) => ({ clicks: eb('clicks', '+', 1) }))

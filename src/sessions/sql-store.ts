@@ -1,8 +1,4 @@
-/**
- * Sessions in the `sessions` table (SQLite or PostgreSQL). Its writes are single statements
- * outside a transaction: `Db.write` has them wait for SQLite's write lock on timers, not in the
- * busy handler that would stop the process (db/write-lock.ts).
- */
+/** Sessions in the `sessions` table (SQLite or PostgreSQL): single statements, no transaction. */
 import type { Db } from '../db/connect.js'
 import type { SessionStore, StoredSession } from './store.js'
 
@@ -10,18 +6,16 @@ export class SqlSessionStore implements SessionStore {
   constructor(private readonly db: Db) {}
 
   async create(session: StoredSession): Promise<void> {
-    await this.db.write(() =>
-      this.db.kysely
-        .insertInto('sessions')
-        .values({
-          id_hash: session.idHash,
-          user_id: session.userId,
-          csrf_secret: session.csrfSecret,
-          created_at: session.createdAt,
-          last_seen_at: session.lastSeenAt,
-        })
-        .execute(),
-    )
+    await this.db.kysely
+      .insertInto('sessions')
+      .values({
+        id_hash: session.idHash,
+        user_id: session.userId,
+        csrf_secret: session.csrfSecret,
+        created_at: session.createdAt,
+        last_seen_at: session.lastSeenAt,
+      })
+      .execute()
   }
 
   async find(idHash: string): Promise<StoredSession | undefined> {
@@ -42,37 +36,29 @@ export class SqlSessionStore implements SessionStore {
   }
 
   async touch(idHash: string, at: number): Promise<void> {
-    await this.db.write(() =>
-      this.db.kysely
-        .updateTable('sessions')
-        .set({ last_seen_at: at })
-        .where('id_hash', '=', idHash)
-        .execute(),
-    )
+    await this.db.kysely
+      .updateTable('sessions')
+      .set({ last_seen_at: at })
+      .where('id_hash', '=', idHash)
+      .execute()
   }
 
   async delete(idHash: string): Promise<void> {
-    await this.db.write(() =>
-      this.db.kysely.deleteFrom('sessions').where('id_hash', '=', idHash).execute(),
-    )
+    await this.db.kysely.deleteFrom('sessions').where('id_hash', '=', idHash).execute()
   }
 
   async deleteForUser(userId: number, keep?: string): Promise<void> {
-    await this.db.write(() => {
-      let query = this.db.kysely.deleteFrom('sessions').where('user_id', '=', userId)
-      if (keep !== undefined) query = query.where('id_hash', '!=', keep)
-      return query.execute()
-    })
+    let query = this.db.kysely.deleteFrom('sessions').where('user_id', '=', userId)
+    if (keep !== undefined) query = query.where('id_hash', '!=', keep)
+    await query.execute()
   }
 
   async sweep(idleBefore: number, createdBefore: number): Promise<void> {
-    await this.db.write(() =>
-      this.db.kysely
-        .deleteFrom('sessions')
-        .where((eb) =>
-          eb.or([eb('last_seen_at', '<', idleBefore), eb('created_at', '<', createdBefore)]),
-        )
-        .execute(),
-    )
+    await this.db.kysely
+      .deleteFrom('sessions')
+      .where((eb) =>
+        eb.or([eb('last_seen_at', '<', idleBefore), eb('created_at', '<', createdBefore)]),
+      )
+      .execute()
   }
 }

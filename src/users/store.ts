@@ -152,15 +152,13 @@ export class SqlUserStore implements UserStore {
       .execute()
   }
 
-  /** Outside any request's transaction: it waits for SQLite's write lock on timers (Db.write). */
+  /** Outside any request's transaction (on SQLite it waits for the write lock on timers). */
   async markKeyUsed(id: number, at: number): Promise<void> {
-    await this.db.write(() =>
-      this.db.kysely
-        .updateTable('api_keys')
-        .set({ last_used_at: at })
-        .where('id', '=', id)
-        .execute(),
-    )
+    await this.db.kysely
+      .updateTable('api_keys')
+      .set({ last_used_at: at })
+      .where('id', '=', id)
+      .execute()
   }
 
   updateProfile(

@@ -74,13 +74,11 @@ export class WebhookDispatcher {
 
   /** Removes delivered and failed deliveries older than KEEP_DELIVERIES_MS; returns how many. */
   async prune(): Promise<number> {
-    const result = await this.db.write(() =>
-      this.db.kysely
-        .deleteFrom('webhook_outbox')
-        .where('status', '!=', 'pending')
-        .where('created_at', '<', this.now() - KEEP_DELIVERIES_MS)
-        .executeTakeFirst(),
-    )
+    const result = await this.db.kysely
+      .deleteFrom('webhook_outbox')
+      .where('status', '!=', 'pending')
+      .where('created_at', '<', this.now() - KEEP_DELIVERIES_MS)
+      .executeTakeFirst()
     return Number(result.numDeletedRows)
   }
 
@@ -145,8 +143,7 @@ export class WebhookDispatcher {
       .where('d.status', '=', 'pending')
       .where('w.active', '=', 1)
       .groupBy('d.webhook_id')
-    // The claim waits for SQLite's write lock on timers (Db.write, db/write-lock.ts).
-    return this.db.write(() =>
+    return (
       this.db.kysely
         .updateTable('webhook_outbox')
         .set({
@@ -158,7 +155,7 @@ export class WebhookDispatcher {
         .where('next_attempt_at', '<=', now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
         .returningAll()
-        .execute(),
+        .execute()
     )
   }
 

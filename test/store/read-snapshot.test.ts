@@ -67,7 +67,7 @@ it('starts a new snapshot once the old one is MAX_AGE_MS old, even within one tu
   expect(await value('b')).toBe('1')
 })
 
-it('sees the writes of this process at once: a transaction, a write, a query, the raw handle', async () => {
+it('sees the writes of this process at once: a transaction, the query builder’s, a query, the raw handle', async () => {
   await nextTurn()
   expect(await value('c')).toBeNull()
   elsewhere('other', '1')
@@ -77,7 +77,9 @@ it('sees the writes of this process at once: a transaction, a write, a query, th
   )
   expect(await value('c')).toBe('1')
   expect(await value('other')).toBe('1')
-  await db.write(() => sql`UPDATE settings SET value = '2' WHERE name = 'c'`.execute(db.kysely))
+  await db.kysely
+    .transaction()
+    .execute((trx) => sql`UPDATE settings SET value = '2' WHERE name = 'c'`.execute(trx))
   expect(await value('c')).toBe('2')
   await sql`UPDATE settings SET value = '3' WHERE name = 'c'`.execute(db.kysely)
   expect(await value('c')).toBe('3')

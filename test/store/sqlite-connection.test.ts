@@ -10,7 +10,7 @@ import { SqliteDialect, type Driver } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate } from '../../src/db/migrate.js'
-import { TurnTakingSqliteDialect } from '../../src/db/sqlite-dialect.js'
+import { SqliteFileDialect } from '../../src/db/sqlite-dialect.js'
 import { SqlDomainStore } from '../../src/domains/store.js'
 
 /**
@@ -38,7 +38,7 @@ async function turns(driver: Driver): Promise<string[]> {
 
 describe('the SQLite connection is handed out in turn', () => {
   it('lets nobody ask past the requests already waiting', async () => {
-    const dialect = new TurnTakingSqliteDialect({ database: new SQLite(':memory:') })
+    const dialect = new SqliteFileDialect({ handle: new SQLite(':memory:') })
     expect(await turns(dialect.createDriver())).toEqual([
       'first waiter',
       'second waiter',

@@ -14,8 +14,10 @@ import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate } from '../../src/db/migrate.js'
 import { beginImmediate } from '../../src/db/write-lock.js'
 import { SqlImportStore } from '../../src/imports/store.js'
+import { SqlRotationCounter } from '../../src/cluster/rotation.js'
 import { SearchIndexer } from '../../src/links/search-indexer.js'
 import { SqlLinkStore } from '../../src/links/store.js'
+import { SqlRedirectStore } from '../../src/redirects/store.js'
 import { SqlSessionStore } from '../../src/sessions/sql-store.js'
 import { SqlUserStore } from '../../src/users/store.js'
 
@@ -88,11 +90,47 @@ describe('waiting for the write lock', () => {
     expect(settings()).toEqual(['w1'])
   })
 
-  it('lets a write outside a transaction (Db.write) wait the same way', async () => {
+  it('lets a write outside a transaction wait the same way, in a transaction of its own', async () => {
     await whileLocked(() =>
-      db.write(() => sql`INSERT INTO settings (name, value) VALUES ('w2', '1')`.execute(db.kysely)),
+      sql`INSERT INTO settings (name, value) VALUES ('w2', '1')`.execute(db.kysely),
     )
     expect(settings()).toEqual(['w2'])
+    expect(db.sqlite!.inTransaction).toBe(false)
+  })
+
+  it('lets a transaction of the query builder itself wait the same way', async () => {
+    await whileLocked(() =>
+      db.kysely.transaction().execute(async (trx) => {
+        await sql`INSERT INTO settings (name, value) VALUES ('w3', '1')`.execute(trx)
+        await sql`INSERT INTO settings (name, value) VALUES ('w4', '1')`.execute(trx)
+      }),
+    )
+    expect(settings()).toEqual(['w3', 'w4'])
+  })
+
+  it('rolls a failed write outside a transaction back and lets the lock go', async () => {
+    await sql`INSERT INTO settings (name, value) VALUES ('w5', '1')`.execute(db.kysely)
+    await expect(
+      whileLocked(() =>
+        sql`INSERT INTO settings (name, value) VALUES ('w5', '2')`.execute(db.kysely),
+      ),
+    ).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' })
+    expect(db.sqlite!.inTransaction).toBe(false)
+    // Another connection can write at once: the lock was let go.
+    other.pragma('busy_timeout = 0')
+    other.exec("INSERT INTO settings (name, value) VALUES ('w6', '1')")
+    expect(other.prepare("SELECT value FROM settings WHERE name = 'w5'").pluck().get()).toBe('1')
+    expect(settings()).toEqual(['w5', 'w6'])
+  })
+
+  it('does not hold a read of the writing connection behind another connection’s lock', async () => {
+    other.exec('BEGIN IMMEDIATE')
+    other.exec("INSERT INTO settings (name, value) VALUES ('w7', '1')")
+    const read = await sql<{
+      n: number
+    }>`SELECT count(*) AS n FROM settings WHERE name = 'w7'`.execute(db.kysely)
+    expect(read.rows).toEqual([{ n: 0 }])
+    other.exec('COMMIT')
   })
 
   it('fails with SQLITE_BUSY once the lock has stayed with another connection past the wait', async () => {
@@ -126,6 +164,9 @@ describe('waiting for the write lock', () => {
     await whileLocked(() => sessions.touch('s1', T + 2))
     expect(other.prepare('SELECT last_seen_at FROM sessions').pluck().all()).toEqual([T + 2])
     await whileLocked(() => sessions.sweep(T + 3, T))
+    expect(
+      await whileLocked(() => users.addKey(1, { prefix: 'q', hash: 'i', name: 'k2' }, T)),
+    ).toMatchObject({ name: 'k2' })
     expect(other.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(0)
 
     const imports = new SqlImportStore(db, new SqlLinkStore(db))
@@ -143,6 +184,27 @@ describe('waiting for the write lock', () => {
       status: 'failed',
       updated_at: T + 6,
     })
+  })
+
+  it('lets a counted click of a link limited in clicks, and a rotation, wait the same way', async () => {
+    await sql`INSERT INTO users (name, email, timezone, created_at, updated_at)
+      VALUES ('A', 'a@example.com', 'UTC', ${T}, ${T})`.execute(db.kysely)
+    await sql`INSERT INTO domains (user_id, name, url, created_at, updated_at)
+      VALUES (NULL, 'short.test', 'https://short.test', ${T}, ${T})`.execute(db.kysely)
+    await sql`INSERT INTO links (user_id, domain_id, alias, url, title_locked, target_type,
+        disabled, privacy, clicks, expiration_clicks, created_at, updated_at)
+      VALUES (1, 1, 'twice', 'https://a.example/', 0, 0, 0, 0, 0, 2, ${T}, ${T})`.execute(db.kysely)
+    const redirects = new SqlRedirectStore(db)
+    // Free lock: taken synchronously, as on the redirect path.
+    expect(redirects.takeLimitedClick(1)).toBe('taken')
+    expect(await whileLocked(async () => redirects.takeLimitedClick(1))).toBe('last')
+    expect(await whileLocked(async () => redirects.takeLimitedClick(1))).toBe('refused')
+    expect(other.prepare('SELECT clicks FROM links').pluck().get()).toBe(2)
+
+    const rotation = new SqlRotationCounter(db)
+    expect(rotation.next(1, 3)).toBe(0)
+    expect(await whileLocked(async () => rotation.next(1, 3))).toBe(1)
+    expect(other.prepare('SELECT last_rotation FROM links').pluck().get()).toBe(1)
   })
 
   it('lets the search indexer wait for the lock the same way', async () => {
