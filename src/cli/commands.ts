@@ -6,6 +6,7 @@
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../config.js'
+import { tuneHeapForServing } from '../composition/heap-tuning.js'
 import { DatabaseUnavailableError, openDatabase } from '../db/connect.js'
 import { migrate } from '../db/migrate.js'
 import { createServices, type Services } from '../services.js'
@@ -132,6 +133,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
       const workers =
         values.workers === undefined ? availableParallelism() : workerCount(values.workers)
       const config = loadConfig(io.env)
+      tuneHeapForServing()
       // Only serving needs the HTTP stack; the other commands start faster without it.
       const { startService, stopOnSignals } = await import('../server.js')
       if (cluster.isWorker) {
