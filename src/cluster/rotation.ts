@@ -6,7 +6,7 @@
 import type { Redis } from 'ioredis'
 import { sql } from 'kysely'
 import type { Db } from '../db/connect.js'
-import { unlessLocked } from '../db/write-lock.js'
+import { writeNowIfFree } from '../db/write-lock.js'
 import type { RotationCounter } from '../redirects/rotation-counter.js'
 import type { Maybe } from '../shared/maybe.js'
 
@@ -28,13 +28,11 @@ export class SqlRotationCounter implements RotationCounter {
 
   next(linkId: number, cycleLength: number): Maybe<number> {
     const cycle = Math.max(1, cycleLength)
-    // Synchronous on SQLite, unless another request's transaction is open (see Db.idleSqlite)
-    // or another connection holds the write lock (the query builder waits for it on timers).
-    const sqlite = this.nextSync && this.db.idleSqlite()
-    if (sqlite) {
-      const next = unlessLocked(sqlite, () => this.nextSync!(linkId, cycle))
-      if (next !== undefined) return next
-    }
+    // Synchronous on SQLite while the connection is idle and the write lock free.
+    const nextSync = this.nextSync
+    const next =
+      nextSync === null ? undefined : writeNowIfFree(this.db, () => nextSync(linkId, cycle))
+    if (next !== undefined) return next
     return sql<{
       last_rotation: number
     }>`UPDATE links SET last_rotation = (coalesce(last_rotation, -1) + 1) % ${cycle}

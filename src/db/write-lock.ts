@@ -9,6 +9,7 @@
  * "Waiting for the write lock").
  */
 import type SQLite from 'better-sqlite3'
+import type { Db } from './connect.js'
 
 /** How long a connection waits for another's write lock (the connections' busy timeout too). */
 export const LOCK_WAIT_MS = 5000
@@ -88,11 +89,15 @@ export function withBusyTimeout<T>(handle: SQLite.Database, ms: number, work: ()
 }
 
 /**
- * Runs the synchronous write `write` on `handle` if SQLite's write lock is free now; undefined,
- * with nothing written, if another connection holds it: the caller then writes through the
- * query builder, whose driver waits for the lock on timers (db/sqlite-dialect.ts).
+ * Runs the synchronous write `write` (a statement of the process's SQLite connection) at once
+ * when no transaction is open on that connection (Db.idleSqlite) and SQLite's write lock is
+ * free; otherwise undefined, with nothing written: the caller then writes through the query
+ * builder, whose driver waits for the lock on timers (db/sqlite-dialect.ts). Always undefined on
+ * PostgreSQL.
  */
-export function unlessLocked<T>(handle: SQLite.Database, write: () => T): T | undefined {
+export function writeNowIfFree<T>(db: Pick<Db, 'idleSqlite'>, write: () => T): T | undefined {
+  const handle = db.idleSqlite()
+  if (handle === null) return undefined
   try {
     return withBusyTimeout(handle, 0, write)
   } catch (error) {

@@ -3,7 +3,7 @@
  * by domain and alias, a domain by host name, and the atomic step of a click-limited link.
  */
 import type { Db } from '../db/connect.js'
-import { unlessLocked } from '../db/write-lock.js'
+import { writeNowIfFree } from '../db/write-lock.js'
 import type { DomainRow, LinkRow } from '../db/types.js'
 
 export interface RedirectLinkRow {
@@ -72,13 +72,10 @@ export class SqlRedirectStore implements RedirectStore {
   }
 
   takeLimitedClick(linkId: number): LimitedClick | Promise<LimitedClick> {
-    // Synchronous on SQLite, unless another request's transaction is open (see Db.idleSqlite)
-    // or another connection holds the write lock (the query builder waits for it on timers).
-    const sqlite = this.takeSync && this.db.idleSqlite()
-    if (sqlite) {
-      const taken = unlessLocked(sqlite, () => this.takeSync!(linkId))
-      if (taken !== undefined) return taken
-    }
+    // Synchronous on SQLite while the connection is idle and the write lock free.
+    const takeSync = this.takeSync
+    const taken = takeSync === null ? undefined : writeNowIfFree(this.db, () => takeSync(linkId))
+    if (taken !== undefined) return taken
     return this.db.kysely
       .updateTable('links')
       .set((eb) => ({ clicks: eb('clicks', '+', 1) }))
