@@ -154,6 +154,27 @@ describe('SQLite group commit', () => {
     expect(seen).toEqual(['a', 'b', 'c'])
   })
 
+  it('leaves no trace of a finished transaction in what its work left running', async () => {
+    const root = db.kysely
+    let later: unknown
+    let during: unknown
+    await db.transaction(async () => {
+      during = db.kysely
+      // A timer set inside the transaction fires after it has committed.
+      setTimeout(() => (later = db.kysely), 30)
+      await write('g1')
+    })
+    expect(during).not.toBe(root)
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    expect(later).toBe(root)
+    // The next transaction has its own connection again, and commits.
+    await db.transaction(async () => {
+      expect(db.kysely).not.toBe(root)
+      await write('g2')
+    })
+    expect(committed()).toEqual(['g1', 'g2'])
+  })
+
   it('joins the open transaction when one is started inside another', async () => {
     await Promise.all([
       db.transaction(async () => {
