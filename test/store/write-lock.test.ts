@@ -80,6 +80,19 @@ async function whileLocked<T>(work: () => Promise<T>): Promise<T> {
   return done
 }
 
+/** A user, the default domain and one link of the user's (link 1). */
+async function oneLink(alias: string, expirationClicks: number | null = null): Promise<void> {
+  await sql`INSERT INTO users (name, email, timezone, created_at, updated_at)
+    VALUES ('A', 'a@example.com', 'UTC', ${T}, ${T})`.execute(db.kysely)
+  await sql`INSERT INTO domains (user_id, name, url, created_at, updated_at)
+    VALUES (NULL, 'short.test', 'https://short.test', ${T}, ${T})`.execute(db.kysely)
+  await sql`INSERT INTO links (user_id, domain_id, alias, url, title_locked, target_type,
+      disabled, privacy, clicks, expiration_clicks, created_at, updated_at)
+    VALUES (1, 1, ${alias}, 'https://a.example/', 0, 0, 0, 0, 0, ${expirationClicks}, ${T}, ${T})`.execute(
+    db.kysely,
+  )
+}
+
 describe('waiting for the write lock', () => {
   it('runs a transaction once another connection lets the lock go, serving timers meanwhile', async () => {
     await whileLocked(() =>
@@ -187,13 +200,7 @@ describe('waiting for the write lock', () => {
   })
 
   it('lets a counted click of a link limited in clicks, and a rotation, wait the same way', async () => {
-    await sql`INSERT INTO users (name, email, timezone, created_at, updated_at)
-      VALUES ('A', 'a@example.com', 'UTC', ${T}, ${T})`.execute(db.kysely)
-    await sql`INSERT INTO domains (user_id, name, url, created_at, updated_at)
-      VALUES (NULL, 'short.test', 'https://short.test', ${T}, ${T})`.execute(db.kysely)
-    await sql`INSERT INTO links (user_id, domain_id, alias, url, title_locked, target_type,
-        disabled, privacy, clicks, expiration_clicks, created_at, updated_at)
-      VALUES (1, 1, 'twice', 'https://a.example/', 0, 0, 0, 0, 0, 2, ${T}, ${T})`.execute(db.kysely)
+    await oneLink('twice', 2)
     const redirects = new SqlRedirectStore(db)
     // Free lock: taken synchronously, as on the redirect path.
     expect(redirects.takeLimitedClick(1)).toBe('taken')
@@ -208,13 +215,7 @@ describe('waiting for the write lock', () => {
   })
 
   it('lets the search indexer wait for the lock the same way', async () => {
-    await sql`INSERT INTO users (name, email, timezone, created_at, updated_at)
-      VALUES ('A', 'a@example.com', 'UTC', ${T}, ${T})`.execute(db.kysely)
-    await sql`INSERT INTO domains (user_id, name, url, created_at, updated_at)
-      VALUES (NULL, 'short.test', 'https://short.test', ${T}, ${T})`.execute(db.kysely)
-    await sql`INSERT INTO links (user_id, domain_id, alias, url, title_locked, target_type,
-        disabled, privacy, clicks, created_at, updated_at)
-      VALUES (1, 1, 'waits', 'https://a.example/', 0, 0, 0, 0, 0, ${T}, ${T})`.execute(db.kysely)
+    await oneLink('waits')
     expect(await whileLocked(() => new SearchIndexer(db).drain())).toBe(1)
     expect(
       other.prepare('SELECT suffix FROM links_search_suffixes ORDER BY suffix').pluck().all(),
