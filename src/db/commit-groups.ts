@@ -27,7 +27,7 @@ import { AsyncResource } from 'node:async_hooks'
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from './types.js'
-import { beginImmediate } from './write-lock.js'
+import { beginImmediate, statementsOf } from './write-lock.js'
 
 const GROUP_MAX = 64
 
@@ -63,8 +63,8 @@ export class CommitGroups {
       savepoint: handle.prepare('SAVEPOINT member'),
       release: handle.prepare('RELEASE member'),
       rollbackTo: handle.prepare('ROLLBACK TO member'),
-      commit: handle.prepare('COMMIT'),
-      rollback: handle.prepare('ROLLBACK'),
+      commit: statementsOf(handle).commit,
+      rollback: statementsOf(handle).rollback,
     }
   }
 

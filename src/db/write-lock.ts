@@ -21,7 +21,8 @@ const statements = new WeakMap<
   Record<'begin' | 'commit' | 'rollback', SQLite.Statement>
 >()
 
-function statementsOf(handle: SQLite.Database) {
+/** The connection's `BEGIN IMMEDIATE`, `COMMIT` and `ROLLBACK`, prepared once. */
+export function statementsOf(handle: SQLite.Database) {
   let prepared = statements.get(handle)
   if (prepared === undefined) {
     prepared = {
