@@ -41,15 +41,34 @@ const KEY_SHAPE = /^[\x21-\x7e]{16,128}$/
 /** How many checked keys a process keeps (the oldest checked goes first). */
 const KEPT_KEYS = 10_000
 
+/**
+ * How long a read of the auth generation serves the requests that follow it. A key revoked (or
+ * its user disabled) by another process stops working within this time, well inside the
+ * contract's one second; by this process, at once (`authChangesHere`). On PostgreSQL the read
+ * is a round trip of its own, a quarter of a show's (docs/performance.md, "Seventh round").
+ */
+export const AUTH_GENERATION_TTL_MS = 250
+
 export class UserService {
   /** When each key's last use was last written by this process. */
   private readonly useWritten = new Map<number, number>()
   /** Keys this process has checked, by hash, with the auth generation they were checked at. */
   private readonly checked = new Map<string, { principal: Principal; generation: number }>()
+  /**
+   * The last read of the auth generation: its value (a promise, shared by the requests that come
+   * while it runs), when it began, and this store's changes then.
+   */
+  private generation: { value: Promise<number | null>; at: number; changesHere: number } | null =
+    null
 
+  /**
+   * `elapsed`: a monotonic clock in milliseconds, for how long a read of the auth generation
+   * serves (tests move it by hand; `now` may stand still in them).
+   */
   constructor(
     private readonly store: UserStore,
     private readonly now: () => number = Date.now,
+    private readonly elapsed: () => number = () => performance.now(),
   ) {}
 
   async createUser(input: {
@@ -153,7 +172,7 @@ export class UserService {
   async authenticate(key: string): Promise<Principal | null> {
     if (!KEY_SHAPE.test(key)) return null
     const hash = sha256(key)
-    const generation = await this.store.authGeneration()
+    const generation = await this.currentGeneration()
     const kept = this.checked.get(hash)
     if (kept && generation !== null && kept.generation === generation) return kept.principal
     const prefix = keyPrefix(key)
@@ -169,6 +188,29 @@ export class UserService {
       this.checked.set(hash, { principal: found, generation })
     }
     return found
+  }
+
+  /** The auth generation, read again once AUTH_GENERATION_TTL_MS have passed or this process changed it. */
+  private async currentGeneration(): Promise<number | null> {
+    const now = this.elapsed()
+    const last = this.generation
+    const changesHere = this.store.authChangesHere
+    if (
+      last !== null &&
+      last.changesHere === changesHere &&
+      now - last.at < AUTH_GENERATION_TTL_MS
+    ) {
+      return last.value
+    }
+    // Timed from before the read: a change committed during it is seen within the TTL all the same.
+    const value = this.store.authGeneration()
+    const read = { value, at: now, changesHere }
+    this.generation = read
+    // A failed read is not kept: the next request reads again.
+    value.catch(() => {
+      if (this.generation === read) this.generation = null
+    })
+    return value
   }
 
   findUser(id: number): Promise<UserRow | undefined> {

@@ -31,6 +31,11 @@ export interface UserStore {
   markKeyUsed(id: number, at: number): Promise<void>
   /** The auth generation (migration 0012); null when its row is missing, so no key is kept. */
   authGeneration(): Promise<number | null>
+  /**
+   * How many writes that can stop a key (a revocation, a user disabled or enabled) this store
+   * has made: a process sees its own at once, without waiting for its next read of the counter.
+   */
+  readonly authChangesHere: number
   updateProfile(
     userId: number,
     profile: { name?: string; email?: string; timezone?: string },
@@ -51,6 +56,8 @@ export interface UserStore {
 }
 
 export class SqlUserStore implements UserStore {
+  authChangesHere = 0
+
   constructor(private readonly db: Db) {}
 
   /** Every API request looks its key up (prepared, see db/prepared.ts). */
@@ -180,6 +187,7 @@ export class SqlUserStore implements UserStore {
       .set({ disabled: disabled ? 1 : 0, updated_at: now })
       .where('id', '=', userId)
       .execute()
+    this.authChangesHere++
   }
 
   keysByPrefix(prefix: string): Promise<ApiKeyRow[]> {
@@ -201,6 +209,7 @@ export class SqlUserStore implements UserStore {
       .set({ revoked_at: now })
       .where('id', '=', id)
       .execute()
+    this.authChangesHere++
   }
 
   listAll(): Promise<UserRow[]> {

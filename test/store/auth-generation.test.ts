@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseConfig } from '../../src/config.js'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate } from '../../src/db/migrate.js'
-import { UserService } from '../../src/users/service.js'
+import { AUTH_GENERATION_TTL_MS, UserService } from '../../src/users/service.js'
 import { SqlUserStore } from '../../src/users/store.js'
 import { emptyPostgres, postgresCheck } from '../support/databases.js'
 
@@ -62,14 +62,22 @@ function authGenerationSuite(engine: string, open: () => Promise<Pair>, skip = f
     let users: UserService
     let elsewhere: UserService
     let store: SqlUserStore
+    /** This process's monotonic clock (ms): how long its last read of the counter serves. */
+    let clock = 0
     beforeAll(async () => {
       pair = await open()
       store = new SqlUserStore(pair.here)
-      users = new UserService(store)
+      users = new UserService(store, Date.now, () => clock)
       elsewhere = new UserService(new SqlUserStore(pair.there))
     })
-    /** A request's check of a key, and a look at the counter, each in a turn of its own. */
-    const authenticate = (key: string) => nextTurn().then(() => users.authenticate(key))
+    /**
+     * A request's check of a key, and a look at the counter, each in a turn of its own. Unless
+     * told otherwise, the request comes once the last read of the counter no longer serves.
+     */
+    const authenticate = (key: string, after = AUTH_GENERATION_TTL_MS) => {
+      clock += after
+      return nextTurn().then(() => users.authenticate(key))
+    }
     const generation = () => nextTurn().then(() => store.authGeneration())
     afterAll(() => pair.drop())
 
@@ -95,7 +103,56 @@ function authGenerationSuite(engine: string, open: () => Promise<Pair>, skip = f
       expect(await generation()).toBe(before)
     })
 
-    it('stops a key revoked by another process on the next request', async () => {
+    it('sees a key revoked by another process once its last read of the counter has served its time, not before', async () => {
+      const { key, userId } = await newKey('revoked-later@example.com')
+      expect(await authenticate(key)).toMatchObject({ userId })
+      await elsewhere.revokeKey(key)
+      // Within the time a read serves, the kept key still answers (the revocation is unseen)...
+      expect(await authenticate(key, AUTH_GENERATION_TTL_MS - 1)).toMatchObject({ userId })
+      // ...and the next request after it refuses the key: within the contract's one second.
+      expect(await authenticate(key, 1)).toBeNull()
+      expect(AUTH_GENERATION_TTL_MS).toBeLessThanOrEqual(1000)
+    })
+
+    it('reads the counter once for the requests that come together, and again after a failed read', async () => {
+      const { key, userId } = await newKey('together@example.com')
+      const read = store.authGeneration.bind(store)
+      let reads = 0
+      let fail = false
+      store.authGeneration = () => {
+        reads++
+        return fail ? Promise.reject(new Error('connection lost')) : read()
+      }
+      try {
+        clock += AUTH_GENERATION_TTL_MS
+        const answers = await Promise.all(Array.from({ length: 20 }, () => users.authenticate(key)))
+        expect(answers.every((answer) => answer?.userId === userId)).toBe(true)
+        expect(reads).toBe(1)
+        clock += AUTH_GENERATION_TTL_MS
+        fail = true
+        await expect(users.authenticate(key)).rejects.toThrow('connection lost')
+        fail = false
+        expect(await authenticate(key, 0)).toMatchObject({ userId })
+        expect(reads).toBe(3)
+      } finally {
+        store.authGeneration = read
+      }
+    })
+
+    it('stops a key revoked, or a user disabled, by this process on its next request', async () => {
+      const revoked = await newKey('revoked-here@example.com')
+      expect(await authenticate(revoked.key)).toMatchObject({ userId: revoked.userId })
+      expect(await authenticate(revoked.key, 0)).toMatchObject({ userId: revoked.userId })
+      await users.revokeKey(revoked.key)
+      expect(await authenticate(revoked.key, 0)).toBeNull()
+
+      const disabled = await newKey('disabled-here@example.com')
+      expect(await authenticate(disabled.key)).toMatchObject({ userId: disabled.userId })
+      await store.setDisabled(disabled.userId, true, Date.now())
+      expect(await authenticate(disabled.key, 0)).toBeNull()
+    })
+
+    it('stops a key revoked by another process on the next request once the last read has served', async () => {
       const { key } = await newKey('revoked-there@example.com')
       const before = await generation()
       await elsewhere.revokeKey(key)
