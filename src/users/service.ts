@@ -166,8 +166,9 @@ export class UserService {
   /**
    * The user and key a key stands for, or null. A key checked before is taken as it was while
    * the auth generation (a counter moved by every revocation and every disabled user, see
-   * migration 0012) has not moved: one small row read instead of the key lookup. Keys that did
-   * not authenticate are not kept, so a key made since is found at once.
+   * migration 0012) has not moved: one small row read (at most every AUTH_GENERATION_TTL_MS)
+   * instead of the key lookup. Keys that did not authenticate are not kept, so a key made since
+   * is found at once.
    */
   async authenticate(key: string): Promise<Principal | null> {
     if (!KEY_SHAPE.test(key)) return null

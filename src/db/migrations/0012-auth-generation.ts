@@ -13,8 +13,9 @@ export type AuthGenerationTable = {
  * A counter of every change that can stop a key from authenticating: a key revoked, deleted or
  * rewritten, a user disabled or deleted. Triggers keep it, so no code path (API, dashboard,
  * CLI, a restore) can forget to. A process may keep the keys it has checked while the counter
- * has not moved (users/service.ts): it reads one small row per request instead of looking the
- * key up, and a revocation still takes effect on the next request, on every process.
+ * has not moved (users/service.ts): it reads one small row, at most every 250 ms, instead of
+ * looking the key up, and a revocation takes effect within that time on every process (at once
+ * on the process that made it).
  * Recording a key's last use (`last_used_at`) does not count.
  */
 export function authGeneration(dialect: Dialect) {
