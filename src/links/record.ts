@@ -1,6 +1,7 @@
 /** The wire record of a link, with its space, domain and pixels fetched once per page. */
 import type { LinkRow } from '../db/types.js'
 import { toDomainRecord } from '../domains/record.js'
+import type { DomainRecord } from '../domains/schema.js'
 import type { DomainStore } from '../domains/store.js'
 import { toPixelRecord } from '../pixels/record.js'
 import type { PixelStore } from '../pixels/store.js'
@@ -8,7 +9,7 @@ import { isoMicro } from '../shared/time.js'
 import { toSpaceRecord } from '../spaces/record.js'
 import type { SpaceStore } from '../spaces/store.js'
 import type { LinkRecord } from './schema.js'
-import type { LinkStore } from './store.js'
+import { relationsReadWith, type LinkStore } from './store.js'
 
 export interface LinkPresenterDeps {
   links: LinkStore
@@ -34,13 +35,30 @@ export async function presentLinks(
   const unique = (values: (number | null)[]) => [
     ...new Set(values.filter((v): v is number => v !== null)),
   ]
-  const pixelIds = await deps.links.pixelIdsOf(rows.map((r) => r.id))
+  // A row read with its domain and pixel ids (LinkStore.find, a search's page) needs neither again.
+  const read = rows.map(relationsReadWith)
+  const unread = rows.filter((_, i) => read[i] === undefined)
+  const pixelIds =
+    unread.length === 0
+      ? new Map<number, number[]>()
+      : await deps.links.pixelIdsOf(unread.map((r) => r.id))
+  const domainById = new Map<number, DomainRecord>()
+  rows.forEach((row, i) => {
+    const relations = read[i]
+    if (relations === undefined) return
+    pixelIds.set(row.id, relations.pixelIds)
+    if (!domainById.has(relations.domain.id)) {
+      domainById.set(relations.domain.id, toDomainRecord(relations.domain))
+    }
+  })
   const [domains, spaces, pixels] = await Promise.all([
-    deps.domains.findMany(unique(rows.map((r) => r.domain_id))),
+    deps.domains.findMany(
+      unique(unread.map((r) => r.domain_id)).filter((id) => !domainById.has(id)),
+    ),
     deps.spaces.findMany(userId, unique(rows.map((r) => r.space_id))),
     deps.pixels.findMany(userId, unique([...pixelIds.values()].flat())),
   ])
-  const domainById = new Map(domains.map((d) => [d.id, toDomainRecord(d)]))
+  for (const domain of domains) domainById.set(domain.id, toDomainRecord(domain))
   const spaceById = new Map(spaces.map((s) => [s.id, toSpaceRecord(s)]))
   const pixelById = new Map(pixels.map((p) => [p.id, toPixelRecord(p)]))
   return rows.map((row) =>

@@ -1,5 +1,5 @@
 /** Links and their pixel sets. */
-import { sql } from 'kysely'
+import { sql, type Compilable, type SelectQueryBuilder } from 'kysely'
 import type { Db } from '../db/connect.js'
 import { prepared } from '../db/prepared.js'
 import { fetchPage, type Page, type PageRequest } from '../db/paging.js'
@@ -10,7 +10,7 @@ import {
   textSortKey,
   type IdList,
 } from '../db/sql-helpers.js'
-import type { LinkRow, LinkRowUpdate, NewLinkRow } from '../db/types.js'
+import type { Database, DomainRow, LinkRow, LinkRowUpdate, NewLinkRow } from '../db/types.js'
 import type { LinkKey } from '../shared/link-keys.js'
 
 export type LinkStatus = 'active' | 'expired' | 'disabled'
@@ -106,10 +106,105 @@ type Unlisted = Exclude<keyof NewLinkRow, 'id' | (typeof NEW_LINK_COLUMNS)[numbe
 const everyColumnListed: [Unlisted] extends [never] ? true : Unlisted = true
 void everyColumnListed
 
+/**
+ * What a read of links took from the rows around them in the same statement: the link's domain
+ * and its pixels' ids. A link is shown with both, and on PostgreSQL each separate read was a
+ * round trip of its own (docs/performance.md, eighth round).
+ */
+export interface RelationsRead {
+  domain: DomainRow
+  /** In id order. */
+  pixelIds: number[]
+}
+
+const relationsRead = new WeakMap<LinkRow, RelationsRead>()
+
+/** The relations read with this row (by `find` and a search's page), if they were. */
+export function relationsReadWith(row: LinkRow): RelationsRead | undefined {
+  return relationsRead.get(row)
+}
+
+/** Every column of a domain, read beside a link's as `domain__<column>`. */
+const DOMAIN_COLUMNS = [
+  'id',
+  'user_id',
+  'name',
+  'url',
+  'index_page',
+  'not_found_page',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof DomainRow)[]
+type UnlistedDomain = Exclude<keyof DomainRow, (typeof DOMAIN_COLUMNS)[number]>
+// A column added to the domains and not to the list fails to compile here.
+const everyDomainColumnListed: [UnlistedDomain] extends [never] ? true : UnlistedDomain = true
+void everyDomainColumnListed
+
+type DomainColumnsRead = { [C in keyof DomainRow as `domain__${C}`]: DomainRow[C] }
+/** A link's row as read with its relations, before `splitRead` takes them off. */
+type RowRead = LinkRow & DomainColumnsRead & { pixel_ids_read: string | null }
+
+/**
+ * The link's columns, its domain's and its pixel ids (comma-separated, in id order). The domain
+ * comes from a subquery per column, not a join: SQLite's planner scans the domains table for a
+ * join (about 25 µs a row on the bench's database, against 1 µs for the eight lookups).
+ */
+function withRelations(
+  qb: SelectQueryBuilder<Database, 'links', object>,
+  dialect: 'sqlite' | 'postgres',
+): Compilable<RowRead> {
+  const pixelIds =
+    dialect === 'sqlite'
+      ? sql`(select group_concat(pixel_id, ',' order by pixel_id) from link_pixels where link_id = links.id)`
+      : sql`(select string_agg(pixel_id::text, ',' order by pixel_id) from link_pixels where link_id = links.id)`
+  return qb
+    .selectAll('links')
+    .select(
+      DOMAIN_COLUMNS.map((column) =>
+        sql`(select ${sql.ref(column)} from domains where id = links.domain_id)`.as(
+          `domain__${column}`,
+        ),
+      ),
+    )
+    .select(pixelIds.as('pixel_ids_read')) as unknown as Compilable<RowRead>
+}
+
+/** The link's row alone; its relations are kept for `relationsReadWith`. */
+function splitRead(read: RowRead): LinkRow {
+  const {
+    domain__id,
+    domain__user_id,
+    domain__name,
+    domain__url,
+    domain__index_page,
+    domain__not_found_page,
+    domain__created_at,
+    domain__updated_at,
+    pixel_ids_read,
+    ...row
+  } = read
+  relationsRead.set(row, {
+    domain: {
+      id: domain__id,
+      user_id: domain__user_id,
+      name: domain__name,
+      url: domain__url,
+      index_page: domain__index_page,
+      not_found_page: domain__not_found_page,
+      created_at: domain__created_at,
+      updated_at: domain__updated_at,
+    },
+    pixelIds: pixel_ids_read === null ? [] : pixel_ids_read.split(',').map(Number),
+  })
+  return row
+}
+
 export class SqlLinkStore implements LinkStore {
   constructor(private readonly db: Db) {}
 
-  // What every request about one link asks (prepared, see db/prepared.ts).
+  // What every request about one link asks (prepared, see db/prepared.ts). On PostgreSQL, with
+  // what its record shows of its domain and pixels: each was a round trip of its own. On SQLite
+  // they stay statements of their own, which cost less there (docs/performance.md, eighth round).
   private readonly findOwned = prepared(
     () => this.db,
     2,
@@ -119,6 +214,18 @@ export class SqlLinkStore implements LinkStore {
         .selectAll()
         .where('id', '=', id)
         .where('user_id', '=', userId),
+  )
+  private readonly findOwnedWithRelations = prepared(
+    () => this.db,
+    2,
+    (userId: number, id: number) =>
+      withRelations(
+        this.db.kysely
+          .selectFrom('links')
+          .where('links.id', '=', id)
+          .where('links.user_id', '=', userId),
+        this.db.dialect,
+      ),
   )
   private readonly aliasOnDomain = prepared(
     () => this.db,
@@ -151,6 +258,16 @@ export class SqlLinkStore implements LinkStore {
         .selectAll()
         .where(inIdList('id', ids, this.db.dialect)),
   )
+  /** The same with their relations (PostgreSQL, see findOwned). */
+  private readonly rowsWithIdsAndRelations = prepared(
+    () => this.db,
+    1,
+    (ids: IdList) =>
+      withRelations(
+        this.db.kysely.selectFrom('links').where(inIdList('links.id', ids, this.db.dialect)),
+        this.db.dialect,
+      ),
+  )
   private readonly pixelIdsOfOne = prepared(
     () => this.db,
     1,
@@ -177,7 +294,10 @@ export class SqlLinkStore implements LinkStore {
         ? {
             probe: {
               max: SEARCH_PROBE,
-              rows: (ids: number[]) => this.rowsWithIds(idList(ids, this.db.dialect)),
+              rows: async (ids: number[]) =>
+                this.db.dialect === 'postgres'
+                  ? (await this.rowsWithIdsAndRelations(ids)).map(splitRead)
+                  : this.rowsWithIds(idList(ids, 'sqlite')),
             },
           }
         : {}),
@@ -293,7 +413,9 @@ export class SqlLinkStore implements LinkStore {
   }
 
   async find(userId: number, id: number): Promise<LinkRow | undefined> {
-    return (await this.findOwned(userId, id))[0]
+    if (this.db.dialect === 'sqlite') return (await this.findOwned(userId, id))[0]
+    const [read] = await this.findOwnedWithRelations(userId, id)
+    return read === undefined ? undefined : splitRead(read)
   }
 
   findById(id: number): Promise<LinkRow | undefined> {

@@ -10,7 +10,8 @@ import { clickStoreFor } from '../../src/clicks/store.js'
 import { SqlDomainStore } from '../../src/domains/store.js'
 import { SqlRedirectStore } from '../../src/redirects/store.js'
 import { SearchIndexer } from '../../src/links/search-indexer.js'
-import { SqlLinkStore } from '../../src/links/store.js'
+import { presentLinks } from '../../src/links/record.js'
+import { relationsReadWith, SqlLinkStore } from '../../src/links/store.js'
 import { SqlPixelStore } from '../../src/pixels/store.js'
 import { SqlSpaceStore } from '../../src/spaces/store.js'
 import { SqlUserStore } from '../../src/users/store.js'
@@ -438,6 +439,61 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
         T,
       )
       expect(noSpace.rows.map((l) => l.alias)).toEqual(['b'])
+    })
+
+    it('presents a link read with its domain and pixels as one read alone, and from the read that brought them', async () => {
+      const presenter = { links, domains, spaces, pixels }
+      const p1 = await pixels.create(alice, { name: 'one', type: 'bing', value: '1' }, T)
+      const p2 = await pixels.create(alice, { name: 'two', type: 'bing', value: '2' }, T)
+      const p3 = await pixels.create(alice, { name: 'three', type: 'bing', value: '3' }, T)
+      const space = await spaces.create(alice, { name: 'S', color: 1 }, T)
+      const a = await links.create(link('with-all', { space_id: space.id }), [p3.id, p1.id])
+      const b = await links.create(link('with-none'), [])
+      const alone = async (id: number) =>
+        presentLinks(presenter, alice, [(await links.findById(id))!])
+      const found = async (id: number) => {
+        const row = (await links.find(alice, id))!
+        // PostgreSQL reads the relations with the row (one round trip); SQLite reads them apart.
+        expect(relationsReadWith(row) !== undefined).toBe(db.dialect === 'postgres')
+        return presentLinks(presenter, alice, [row])
+      }
+      const [record] = await found(a.id)
+      expect(record!.pixels.map((p) => p.name)).toEqual(['one', 'three'])
+      expect(record!.domain).toMatchObject({
+        id: domainId,
+        name: 'short.test',
+        url: 'https://short.test',
+      })
+      expect(record!.space?.name).toBe('S')
+      expect([record]).toEqual(await alone(a.id))
+      expect(await found(b.id)).toEqual(await alone(b.id))
+      expect((await found(b.id))[0]!.pixels).toEqual([])
+      const searched = await links.list(
+        alice,
+        { search: 'with', searchBy: 'alias', sortBy: 'id' },
+        page,
+        T,
+      )
+      expect(searched.rows.map((r) => r.alias)).toEqual(['with-all', 'with-none'])
+      expect(searched.rows.map((r) => relationsReadWith(r) !== undefined)).toEqual(
+        searched.rows.map(() => db.dialect === 'postgres'),
+      )
+      expect(await presentLinks(presenter, alice, searched.rows)).toEqual([
+        ...(await alone(a.id)),
+        ...(await alone(b.id)),
+      ])
+      // A row read before a change keeps what was read with it; the next read sees the change.
+      const before = (await links.find(alice, a.id))!
+      await links.update(a.id, { updated_at: T + 1 }, [p2.id])
+      await domains.update(domainId, { url: 'https://renamed.test' }, T + 1)
+      const [after] = await found(a.id)
+      expect(after!.pixels.map((p) => p.name)).toEqual(['two'])
+      expect(after!.domain.url).toBe('https://renamed.test')
+      expect(after!.short_url).toBe('https://renamed.test/with-all')
+      const [old] = await presentLinks(presenter, alice, [before])
+      expect(old!.domain.url).toBe(
+        db.dialect === 'postgres' ? 'https://short.test' : 'https://renamed.test',
+      )
     })
 
     it("deletes a space's and a domain's links with them, and detaches a deleted pixel", async () => {
