@@ -149,7 +149,7 @@ type RowRead = LinkRow & DomainColumnsRead & { pixel_ids_read: string | null }
  * PostgreSQL. SQLite does not use it: its separate statements cost no round trip, and the same
  * read was slower there (a join scanned the domains table, about 25 µs a row on the bench's
  * database; with these subqueries a show still went 11,300-12,100 a second against
- * 13,800-15,900 for the separate statements).
+ * 13,800-15,300 for the separate statements).
  */
 function withRelations(qb: SelectQueryBuilder<Database, 'links', object>): Compilable<RowRead> {
   return qb
