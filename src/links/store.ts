@@ -201,9 +201,10 @@ function splitRead(read: RowRead): LinkRow {
 export class SqlLinkStore implements LinkStore {
   constructor(private readonly db: Db) {}
 
-  // What every request about one link asks (prepared, see db/prepared.ts). On PostgreSQL, with
-  // what its record shows of its domain and pixels: each was a round trip of its own. On SQLite
-  // they stay statements of their own, which cost less there (docs/performance.md, eighth round).
+  // What every request about one link asks (prepared, see db/prepared.ts): on SQLite the link
+  // alone, its domain and pixels being statements of their own, which cost less there; on
+  // PostgreSQL, findOwnedWithRelations, as each of them was a round trip of its own
+  // (docs/performance.md, eighth round).
   private readonly findOwned = prepared(
     () => this.db,
     2,
