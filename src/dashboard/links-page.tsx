@@ -172,7 +172,9 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
                     <td class="nowrap" data-label="Status">
                       {linkStatus(link, input.now)}
                     </td>
-                    <td data-label="Space">{link.space?.name ?? ''}</td>
+                    <td class="words" data-label="Space">
+                      {link.space?.name ?? ''}
+                    </td>
                     <td class="nowrap" data-label="Created">
                       {link.created_at.slice(0, 10)}
                     </td>

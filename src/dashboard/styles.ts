@@ -26,10 +26,12 @@ body.app main{max-width:72rem;margin:0 auto;background:transparent;border:0;padd
 .columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:0 1rem}
 .table-scroll{overflow-x:auto}
 .nowrap{white-space:nowrap}
+.words{overflow-wrap:break-word}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
+.filter{max-width:100%}
 .filter label{margin:0 0 .25rem;font-size:.9rem}
 .filter.grow{flex:1 1 14rem}
-select{font:inherit;padding:.55rem .5rem;border:1px solid var(--line);border-radius:8px;background:var(--card);color:inherit}
+select{font:inherit;padding:.55rem .5rem;border:1px solid var(--line);border-radius:8px;background:var(--card);color:inherit;max-width:100%}
 .link-title{display:block}
 .link-url{display:block}
 .pager{display:flex;gap:1rem;align-items:center;justify-content:center;margin:1rem 0}
