@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect } from 'kysely'
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.js'
 import { CommitGroups } from './commit-groups.js'
@@ -14,6 +14,7 @@ import { SqliteFileDialect } from './sqlite-dialect.js'
 import { ReadSnapshot } from './read-snapshot.js'
 import { cachingStatements } from './statement-cache.js'
 import type { Database } from './types.js'
+import { forgetStatement, isStalePlan, statementNameOf } from './statement-names.js'
 import { LOCK_WAIT_MS } from './write-lock.js'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -68,6 +69,37 @@ const pgTypes = {
     if (oid === 20) return (value: string) => Number(value)
     return pg.types.getTypeParser(oid, format)
   },
+}
+
+/**
+ * The pool as the query builder sees it: a query whose text is a prepared query's that lists its
+ * columns runs as its named statement (db/statement-names.ts), so that a transaction's queries
+ * are planned once per connection; a text PostgreSQL refuses as a stale plan is forgotten.
+ */
+function namingStatements(pool: pg.Pool): PostgresPool {
+  // One stand-in per connection: the query builder keeps its own state per client it is given.
+  const standIns = new WeakMap<pg.PoolClient, PostgresPoolClient>()
+  const standIn = (client: pg.PoolClient): PostgresPoolClient => {
+    const query = (text: unknown, values?: unknown[]) => {
+      const name = typeof text === 'string' ? statementNameOf(text) : undefined
+      // Anything else (a text not named, a cursor) goes to the driver as it is.
+      if (name === undefined) return client.query(text as string, values)
+      return client.query({ name, text: text as string, values }).catch((error: unknown) => {
+        if (isStalePlan(error)) forgetStatement(text as string)
+        throw error
+      })
+    }
+    return { query, release: () => client.release() } as unknown as PostgresPoolClient
+  }
+  return {
+    connect: async () => {
+      const client = await pool.connect()
+      let found = standIns.get(client)
+      if (found === undefined) standIns.set(client, (found = standIn(client)))
+      return found
+    },
+    end: () => pool.end(),
+  }
 }
 
 /** A Db over a query builder: `kysely` follows the transaction open in the current async context. */
@@ -180,6 +212,8 @@ export function openDatabase(config: DatabaseConfig): Db {
   })
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {})
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: namingStatements(pool) }),
+  })
   return unitOfWork(kysely, 'postgres', null, null, pool)
 }

@@ -19,6 +19,9 @@ const UNAVAILABLE = new Set([
   '57P02', // crash shutdown
   '57P03', // cannot connect now
   '53300', // too many connections
+  // A named statement planned before another process changed a column's type (a migration):
+  // the transaction it was in fails, and the next try runs it unnamed (db/statement-names.ts).
+  '0A000',
   '08000',
   '08001',
   '08003',

@@ -15,12 +15,14 @@
  * the read goes through the query builder, in that transaction.
  *
  * On PostgreSQL, a prepared read outside a transaction is a named statement of the pool: each
- * connection parses and plans it once, instead of at every call.
+ * connection parses and plans it once, instead of at every call. Inside a transaction, so is a
+ * prepared query that lists its columns (db/statement-names.ts).
  */
 import { CompiledQuery, type Compilable } from 'kysely'
 import type SQLite from 'better-sqlite3'
 import type { QueryResultRow } from 'pg'
 import type { Db } from './connect.js'
+import { forgetStatement, isStalePlan, nameStatement } from './statement-names.js'
 
 class StandIn {
   constructor(readonly index: number) {}
@@ -48,11 +50,6 @@ function compileOnce<A extends unknown[], R>(
     }
     return compiled
   }
-}
-
-/** PostgreSQL's "cached plan must not change result type". */
-function isStalePlan(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === '0A000'
 }
 
 /** Names the PostgreSQL statements, one per prepared query of the process. */
@@ -103,13 +100,18 @@ export function prepared<A extends unknown[], R>(
       database.kysely
         .executeQuery<R>(CompiledQuery.raw(query.sql, parameters))
         .then((result) => result.rows as R[])
+    if (database.dialect === 'postgres') nameStatement(query.sql, name)
     const pool = database.pool()
     if (pool !== null) {
       return pool.query<R & QueryResultRow>({ name, text: query.sql, values: parameters }).then(
         (result) => result.rows,
         // A connection that planned the statement before the schema changed (another
         // process migrated it) refuses it; the same query unnamed is planned afresh.
-        (error: unknown) => (isStalePlan(error) ? unnamed() : Promise.reject(error as Error)),
+        (error: unknown) => {
+          if (!isStalePlan(error)) return Promise.reject(error as Error)
+          forgetStatement(query.sql)
+          return unnamed()
+        },
       )
     }
     return unnamed()

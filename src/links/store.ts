@@ -448,7 +448,9 @@ export class SqlLinkStore implements LinkStore {
             NEW_LINK_COLUMNS.map((column, i) => [column, values[i]]),
           ) as NewLinkRow,
         )
-        .returningAll(),
+        // Its columns by name, not `*`: PostgreSQL then names it in the transaction too
+        // (db/statement-names.ts).
+        .returning(['id', ...NEW_LINK_COLUMNS]),
   )
 
   create(row: NewLinkRow, pixelIds: number[]): Promise<LinkRow> {

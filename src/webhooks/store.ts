@@ -29,6 +29,24 @@ export function subscribes(events: string, type: string): boolean {
   return list.includes('*') || list.includes(type)
 }
 
+/** Every column of a webhook, by name (see activeOf). */
+const WEBHOOK_COLUMNS = [
+  'id',
+  'user_id',
+  'url',
+  'events',
+  'active',
+  'secret',
+  'failing_since',
+  'disabled_reason',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof WebhookRow)[]
+type Unlisted = Exclude<keyof WebhookRow, (typeof WEBHOOK_COLUMNS)[number]>
+// A column added to the webhooks and not to the list fails to compile here.
+const everyColumnListed: [Unlisted] extends [never] ? true : Unlisted = true
+void everyColumnListed
+
 export class SqlWebhookStore {
   constructor(private readonly db: Db) {}
 
@@ -89,14 +107,18 @@ export class SqlWebhookStore {
     await this.db.kysely.deleteFrom('webhooks').where('id', '=', id).execute()
   }
 
-  /** A user's active webhooks: asked in every change's transaction (prepared, db/prepared.ts). */
+  /**
+   * A user's active webhooks: asked in every change's transaction (prepared, db/prepared.ts; its
+   * columns by name, not `*`, so that PostgreSQL names it in the transaction too,
+   * db/statement-names.ts).
+   */
   private readonly activeOf = prepared(
     () => this.db,
     1,
     (userId: number) =>
       this.db.kysely
         .selectFrom('webhooks')
-        .selectAll()
+        .select(WEBHOOK_COLUMNS)
         .where('user_id', '=', userId)
         .where('active', '=', 1)
         .orderBy('id'),
