@@ -21,6 +21,7 @@ const UNAVAILABLE = new Set([
   '53300', // too many connections
   // A named statement planned before another process changed a column's type (a migration):
   // the transaction it was in fails, and the next try runs it unnamed (db/statement-names.ts).
+  // The code's other causes are features that slink's queries do not use.
   '0A000',
   '08000',
   '08001',

@@ -83,6 +83,8 @@ export function prepared<A extends unknown[], R>(
   const compiled = compileOnce(arity, build)
   const name = `slink_prepared_${++count}`
   let read: ((parameters: unknown[]) => R[]) | null = null
+  // Given to the transactions' connections once (db/statement-names.ts).
+  let named = false
   return (...args: A) => {
     const { query, values } = compiled()
     const parameters = values(args)
@@ -100,7 +102,10 @@ export function prepared<A extends unknown[], R>(
       database.kysely
         .executeQuery<R>(CompiledQuery.raw(query.sql, parameters))
         .then((result) => result.rows as R[])
-    if (database.dialect === 'postgres') nameStatement(query.sql, name)
+    if (!named && database.dialect === 'postgres') {
+      nameStatement(query.sql, name)
+      named = true
+    }
     const pool = database.pool()
     if (pool !== null) {
       return pool.query<R & QueryResultRow>({ name, text: query.sql, values: parameters }).then(
