@@ -42,3 +42,16 @@ export function inIdList(
     ? sql<boolean>`${sql.ref(column)} in (select value from json_each(${ids}))`
     : sql<boolean>`${sql.ref(column)} = any(${ids})`
 }
+
+/**
+ * A table's columns by name, in one order: `everyColumn<Row>()([...])` does not compile when the
+ * list misses a column of `Row` (one added to the table and not to the list) or names another.
+ */
+export function everyColumn<Row>() {
+  return <const List extends readonly (keyof Row)[]>(
+    list: List &
+      ([Exclude<keyof Row, List[number]>] extends [never]
+        ? unknown
+        : { missing: Exclude<keyof Row, List[number]> }),
+  ): List => list
+}

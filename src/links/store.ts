@@ -5,6 +5,7 @@ import { prepared } from '../db/prepared.js'
 import { fetchPage, type Page, type PageRequest } from '../db/paging.js'
 import {
   containsInsensitive,
+  everyColumn,
   idList,
   inIdList,
   textSortKey,
@@ -74,8 +75,8 @@ export interface LinkStore {
   pendingTitleFetches(afterId: number, limit: number): Promise<{ id: number; url: string }[]>
 }
 
-/** Every column of a new link but its id, in one order (the type check below keeps it whole). */
-const NEW_LINK_COLUMNS = [
+/** Every column of a new link but its id, in one order (everyColumn keeps it whole). */
+const NEW_LINK_COLUMNS = everyColumn<Omit<NewLinkRow, 'id'>>()([
   'user_id',
   'domain_id',
   'space_id',
@@ -100,11 +101,7 @@ const NEW_LINK_COLUMNS = [
   'created_at',
   'updated_at',
   'title_fetch_at',
-] as const satisfies readonly Exclude<keyof NewLinkRow, 'id'>[]
-type Unlisted = Exclude<keyof NewLinkRow, 'id' | (typeof NEW_LINK_COLUMNS)[number]>
-// A column added to the table and not to the list fails to compile here.
-const everyColumnListed: [Unlisted] extends [never] ? true : Unlisted = true
-void everyColumnListed
+])
 
 /**
  * What a read of links took from the rows around them in the same statement: the link's domain
@@ -125,7 +122,7 @@ export function relationsReadWith(row: LinkRow): RelationsRead | undefined {
 }
 
 /** Every column of a domain, read beside a link's as `domain__<column>`. */
-const DOMAIN_COLUMNS = [
+const DOMAIN_COLUMNS = everyColumn<DomainRow>()([
   'id',
   'user_id',
   'name',
@@ -134,11 +131,7 @@ const DOMAIN_COLUMNS = [
   'not_found_page',
   'created_at',
   'updated_at',
-] as const satisfies readonly (keyof DomainRow)[]
-type UnlistedDomain = Exclude<keyof DomainRow, (typeof DOMAIN_COLUMNS)[number]>
-// A column added to the domains and not to the list fails to compile here.
-const everyDomainColumnListed: [UnlistedDomain] extends [never] ? true : UnlistedDomain = true
-void everyDomainColumnListed
+])
 
 type DomainColumnsRead = { [C in keyof DomainRow as `domain__${C}`]: DomainRow[C] }
 /** A link's row as read with its relations, before `splitRead` takes them off. */

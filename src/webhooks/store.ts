@@ -2,7 +2,7 @@
 import type { Db } from '../db/connect.js'
 import { fetchPage, type Page, type PageRequest } from '../db/paging.js'
 import { prepared } from '../db/prepared.js'
-import { containsInsensitive } from '../db/sql-helpers.js'
+import { containsInsensitive, everyColumn } from '../db/sql-helpers.js'
 import type {
   DeliveryStatus,
   NewWebhookDeliveryRow,
@@ -30,7 +30,7 @@ export function subscribes(events: string, type: string): boolean {
 }
 
 /** Every column of a webhook, by name (see activeOf). */
-const WEBHOOK_COLUMNS = [
+const WEBHOOK_COLUMNS = everyColumn<WebhookRow>()([
   'id',
   'user_id',
   'url',
@@ -41,11 +41,7 @@ const WEBHOOK_COLUMNS = [
   'disabled_reason',
   'created_at',
   'updated_at',
-] as const satisfies readonly (keyof WebhookRow)[]
-type Unlisted = Exclude<keyof WebhookRow, (typeof WEBHOOK_COLUMNS)[number]>
-// A column added to the webhooks and not to the list fails to compile here.
-const everyColumnListed: [Unlisted] extends [never] ? true : Unlisted = true
-void everyColumnListed
+])
 
 export class SqlWebhookStore {
   constructor(private readonly db: Db) {}
