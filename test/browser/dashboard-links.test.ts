@@ -4,7 +4,8 @@
  * pixel; a refused form showing the API's message with everything kept; the link edited; then
  * bulk-deleted with two others through the select-all box and the confirmation page. No CSP
  * violation, no serious or critical axe-core violation, stored script payloads never run, and
- * screenshots of the forms at phone and desktop width, light and dark.
+ * screenshots of the forms at phone and desktop width, light and dark. At both widths the links
+ * table keeps a space's name whole and the selects stay inside their panels.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -139,6 +140,21 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
     expect(await link(id)).toMatchObject({ url: 'https://example.com/edited', password: true })
     expect(await seriousAxe(page)).toEqual([])
 
+    // A short space name and a long one: the table keeps a name whole, the selects that list
+    // the spaces stay inside their panels at every width.
+    for (const name of ['Launch', 'Quarterly-Campaign-Summer2026xx']) {
+      expect((await s.api('POST', '/spaces', { name, color: 1 })).status).toBe(201)
+    }
+    const launch = (
+      (await s.api('GET', '/spaces?search=Launch')).json as { data: { id: number }[] }
+    ).data[0]!.id
+    const spaced = await s.api('POST', '/links', {
+      url: 'https://example.com/a/long/destination/path/that/goes/on?utm_source=newsletter',
+      alias: 'in-launch',
+      space_id: launch,
+    })
+    expect(spaced.status).toBe(201)
+
     // Screenshots of the edit and new forms, phone and desktop, light and dark.
     const cookies = await page.context().cookies()
     for (const { width, dark, name } of VIEWS) {
@@ -160,12 +176,34 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
       }
       await other.page.goto(`${origin}/dashboard/links`)
       expect(await seriousAxe(other.page)).toEqual([])
+      expect(
+        await other.page.evaluate(() => {
+          const cell = Array.from(document.querySelectorAll('#links td[data-label="Space"]')).find(
+            (td) => td.textContent?.trim() === 'Launch',
+          )!
+          const range = document.createRange()
+          range.selectNodeContents(cell)
+          const lines = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)))
+            .size
+          const selects = Array.from(document.querySelectorAll('.panel select'))
+          const spilling = selects.filter((select) => {
+            const panel = select.closest('.panel')!
+            const inner =
+              panel.getBoundingClientRect().right - parseFloat(getComputedStyle(panel).paddingRight)
+            return select.getBoundingClientRect().right > inner + 1
+          })
+          return { lines, selects: selects.length > 0, spilling: spilling.length }
+        }),
+      ).toEqual({ lines: 1, selects: true, spilling: 0 })
       await other.page.screenshot({
         path: `test-artifacts/dashboard-link-list-actions-${name}.png`,
         fullPage: true,
       })
       await clean(other.page, other.violations)
     }
+
+    const spacedId = (spaced.json as { data: { id: number } }).data.id
+    expect((await s.api('DELETE', `/links/${spacedId}`)).status).toBe(200)
 
     // Bulk delete: the new link and two others, all ticked with "select all", after confirming.
     for (const alias of ['other-1', 'other-2']) {
