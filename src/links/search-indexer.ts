@@ -9,6 +9,7 @@
  * once: a batch takes the write lock first (`BEGIN IMMEDIATE`), so each pending link is taken
  * by one of them. A search never waits for it: pending links are candidates of every search.
  */
+import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Db } from '../db/connect.js'
 import type { Database } from '../db/types.js'
@@ -45,9 +46,19 @@ export interface SearchIndexerOptions {
   sweepMs?: number
   /** Links per batch (per transaction): 100 keep a batch to about 30 ms. */
   batch?: number
-  /** FTS5 merge work after each batch, in pages (see docs/performance.md for the measure). */
+  /**
+   * FTS5 merge work after each batch, in pages (see docs/performance.md for the measure), done
+   * `MERGE_SLICE_PAGES` at a time, each slice in a transaction of its own.
+   */
   mergePages?: number
 }
+
+/**
+ * The pages of one merge step. A step holds the thread while it runs: 16 pages at once took up
+ * to 67 ms in a server under a stream of updates, stalling every request meanwhile (redirects
+ * included); slices of 4, with the event loop turning between them, took at most a few ms.
+ */
+const MERGE_SLICE_PAGES = 4
 
 export class SearchIndexer {
   // The root builder, taken outside any transaction: a timer set while a unit of work is open
@@ -147,8 +158,8 @@ export class SearchIndexer {
   private async runBatch(): Promise<number> {
     const handle = this.db.sqlite
     if (!handle?.open) return 0
-    return this.root.connection().execute(async () => {
-      const statements = (this.statements ??= prepare(handle))
+    const statements = (this.statements ??= prepare(handle))
+    const indexed = await this.root.connection().execute(async () => {
       // The batch's pages (a few hundred: suffixes land all over their B-tree) are copied from
       // the WAL into the database by the click-writing thread's checkpoints in a server (see
       // composition/click-worker.ts), off this thread: a checkpoint syncs the file.
@@ -156,6 +167,22 @@ export class SearchIndexer {
       // handler: another cluster worker's writes must not stall this process.
       return writeTransaction(handle, () => this.indexBatch(statements))
     })
+    if (indexed > 0) await this.merge(handle, statements)
+    return indexed
+  }
+
+  /**
+   * The batch's merge work, a slice at a time, each holding the connection only while it runs:
+   * requests are served between the slices.
+   */
+  private async merge(handle: SQLite.Database, s: Statements): Promise<void> {
+    for (let left = this.options.mergePages ?? 16; left > 0 && !this.stopped;) {
+      const pages = Math.min(left, MERGE_SLICE_PAGES)
+      await new Promise((resolve) => setImmediate(resolve))
+      if (!handle.open) return
+      await this.root.connection().execute(() => writeTransaction(handle, () => s.merge.run(pages)))
+      left -= pages
+    }
   }
 
   private indexBatch(s: Statements): number {
@@ -172,8 +199,6 @@ export class SearchIndexer {
       }
       s.done.run(id)
     }
-    const pages = this.options.mergePages ?? 16
-    if (pending.length > 0 && pages > 0) s.merge.run(pages)
     return pending.length
   }
 }

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openDatabase, type Db } from '../../src/db/connect.js'
@@ -169,5 +170,45 @@ describe('the indexer', () => {
     indexer.nudge()
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(await pendingIds()).toEqual([b])
+  })
+
+  it("merges a batch's segments after its commit, 4 pages at a time, the event loop turning between the steps", async () => {
+    await addLink('merged', 'https://m.example/', 'Merged')
+    const handle = db.sqlite!
+    const steps: string[] = []
+    const reader = new SQLite(join(dir, 'search.db'), { readonly: true })
+    const committed = () =>
+      (reader.prepare('SELECT count(*) AS n FROM links_search_pending').get() as { n: number })
+        .n === 0
+    const prepare = handle.prepare.bind(handle)
+    vi.spyOn(handle, 'prepare').mockImplementation(((source: string) => {
+      const statement = prepare(source)
+      if (source.includes("'merge'")) {
+        const run = statement.run.bind(statement)
+        statement.run = (...params: unknown[]) => {
+          steps.push(`merge ${String(params[0])}${committed() ? ', batch committed' : ''}`)
+          return run(...params)
+        }
+      }
+      return statement
+    }) as typeof handle.prepare)
+    let turning = true
+    const turn = () => {
+      steps.push('turn')
+      if (turning) setImmediate(turn)
+    }
+    setImmediate(turn)
+    try {
+      expect(await new SearchIndexer(db).drain()).toBe(1)
+    } finally {
+      turning = false
+      reader.close()
+    }
+    const merges = steps.filter((step) => step.startsWith('merge'))
+    expect(merges).toEqual(Array(4).fill('merge 4, batch committed'))
+    // Each step comes after a turn of the event loop that followed the step before.
+    const at = steps.map((step, i) => (step.startsWith('merge') ? i : -1)).filter((i) => i >= 0)
+    for (let i = 1; i < at.length; i++) expect(steps.slice(at[i - 1]! + 1, at[i])).toContain('turn')
+    expect(await ftsHits('title : "merged"')).toHaveLength(1)
   })
 })
