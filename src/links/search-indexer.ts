@@ -1,7 +1,8 @@
 /**
  * Moves the links that changed into SQLite's search indexes (migration 0011): the writes only
  * record which links changed, in `links_search_pending`; this indexes them a batch at a time,
- * each batch in one transaction, so no write waits for FTS5's segments and merges.
+ * each batch in one transaction and its FTS5 merge work after it in small steps, so no write
+ * waits for FTS5's segments and merges, and no request waits long for a merge.
  *
  * Who runs it: the process that wrote, shortly after its writes (`nudge`, one run per
  * `debounceMs` however many writes), and every process at start and every `sweepMs`, for the
@@ -154,7 +155,10 @@ export class SearchIndexer {
       })
   }
 
-  /** One batch, holding the process's SQLite connection (no other query runs meanwhile). */
+  /**
+   * One batch, holding the process's SQLite connection (no other query runs meanwhile), then
+   * its merge work.
+   */
   private async runBatch(): Promise<number> {
     const handle = this.db.sqlite
     if (!handle?.open) return 0
