@@ -10,6 +10,7 @@
  * once: a batch takes the write lock first (`BEGIN IMMEDIATE`), so each pending link is taken
  * by one of them. A search never waits for it: pending links are candidates of every search.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Db } from '../db/connect.js'
@@ -115,7 +116,7 @@ export class SearchIndexer {
       total += done
       if (done === 0 || this.stopped) return total
       // Requests waiting for the database go between two batches.
-      await new Promise((resolve) => setImmediate(resolve))
+      await nextTurn()
     }
   }
 
@@ -182,7 +183,7 @@ export class SearchIndexer {
   private async merge(handle: SQLite.Database, s: Statements): Promise<void> {
     for (let left = this.options.mergePages ?? 16; left > 0 && !this.stopped;) {
       const pages = Math.min(left, MERGE_SLICE_PAGES)
-      await new Promise((resolve) => setImmediate(resolve))
+      await nextTurn()
       if (!handle.open) return
       await this.root.connection().execute(() => writeTransaction(handle, () => s.merge.run(pages)))
       left -= pages

@@ -181,7 +181,7 @@ describe('the indexer', () => {
       (reader.prepare('SELECT count(*) AS n FROM links_search_pending').get() as { n: number })
         .n === 0
     const prepare = handle.prepare.bind(handle)
-    vi.spyOn(handle, 'prepare').mockImplementation(((source: string) => {
+    const spy = vi.spyOn(handle, 'prepare').mockImplementation(((source: string) => {
       const statement = prepare(source)
       if (source.includes("'merge'")) {
         const run = statement.run.bind(statement)
@@ -202,6 +202,7 @@ describe('the indexer', () => {
       expect(await new SearchIndexer(db).drain()).toBe(1)
     } finally {
       turning = false
+      spy.mockRestore()
       reader.close()
     }
     const merges = steps.filter((step) => step.startsWith('merge'))
