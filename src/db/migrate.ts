@@ -17,6 +17,7 @@ import { webhookAttempts } from './migrations/0010-webhook-attempts.js'
 import { searchBacklog } from './migrations/0011-search-backlog.js'
 import { authGeneration } from './migrations/0012-auth-generation.js'
 import { postgresAliasSuffixes } from './migrations/0013-postgres-alias-suffixes.js'
+import { linkCounts } from './migrations/0014-link-counts.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -33,6 +34,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0011-search-backlog': searchBacklog(dialect),
     '0012-auth-generation': authGeneration(dialect),
     '0013-postgres-alias-suffixes': postgresAliasSuffixes(dialect),
+    '0014-link-counts': linkCounts(dialect),
   }
 }
 

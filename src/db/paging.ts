@@ -28,6 +28,11 @@ export interface PageOptions {
    * and the page run as without it, after a read of `max + 1` ids.
    */
   probe?: { max: number; rows(ids: number[]): Promise<unknown[]> }
+  /**
+   * The exact number of matches, when it is known without counting (a total kept by the
+   * database): the page is read alone. Not used with `countCap`.
+   */
+  total?: number
 }
 
 export async function fetchPage<DB, TB extends keyof DB, Row>(
@@ -40,6 +45,12 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
 ): Promise<Page<Row>> {
   const { countCap, probe } = options
   const key = typeof sortKey === 'string' ? sql.ref(sortKey) : sortKey
+  if (countCap === undefined && options.total !== undefined) {
+    return {
+      rows: await pageRows(base, select, key, idColumn, request, options.total),
+      total: options.total,
+    }
+  }
   if (countCap === undefined && probe !== undefined) {
     const few = await fewMatches<DB, TB, Row>(base, key, idColumn, request, probe)
     if (few !== null) return few
@@ -58,16 +69,28 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
     ).length
     capped = total > countCap
   }
-  if (total === 0 || (!capped && (request.page - 1) * request.perPage >= total)) {
-    return { rows: [], total, ...(capped ? { capped } : {}) }
-  }
+  const rows = await pageRows(base, select, key, idColumn, request, capped ? Infinity : total)
+  return { rows, total, ...(capped ? { capped } : {}) }
+}
+
+/** The rows of the page, none when it starts at or past `total`. */
+async function pageRows<DB, TB extends keyof DB, Row>(
+  base: SelectQueryBuilder<DB, TB, object>,
+  select: (qb: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, Row>,
+  key: Expression<unknown>,
+  idColumn: string,
+  request: PageRequest,
+  total: number,
+): Promise<Row[]> {
+  const offset = (request.page - 1) * request.perPage
+  if (total === 0 || offset >= total) return []
   const rows = await select(base)
     .orderBy(key, request.sort)
     .orderBy(sql.ref(idColumn), request.sort)
     .limit(request.perPage)
-    .offset((request.page - 1) * request.perPage)
+    .offset(offset)
     .execute()
-  return { rows: rows as Row[], total, ...(capped ? { capped } : {}) }
+  return rows as Row[]
 }
 
 /** The page and total from the ordered ids of every match, or null when more than `max` match. */

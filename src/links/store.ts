@@ -11,6 +11,7 @@ import {
   textSortKey,
   type IdList,
 } from '../db/sql-helpers.js'
+import { LINK_COUNTS, type LinkCountsTable } from '../db/migrations/0014-link-counts.js'
 import type { Database, DomainRow, LinkRow, LinkRowUpdate, NewLinkRow } from '../db/types.js'
 import type { LinkKey } from '../shared/link-keys.js'
 
@@ -270,6 +271,18 @@ export class SqlLinkStore implements LinkStore {
         .orderBy('pixel_id'),
   )
 
+  /** The user's number of links, kept by triggers (SQLite, migration 0014). */
+  private readonly linkCount = prepared(
+    () => this.db,
+    1,
+    (userId: number) =>
+      this.db.kysely
+        .withTables<LinkCountsTable>()
+        .selectFrom(LINK_COUNTS)
+        .select('links')
+        .where('user_id', '=', userId),
+  )
+
   async list(
     userId: number,
     filter: LinkFilter,
@@ -278,9 +291,14 @@ export class SqlLinkStore implements LinkStore {
     countCap?: number,
   ): Promise<Page<LinkRow>> {
     const base = await this.filtered(userId, filter, now)
+    const total =
+      countCap === undefined && this.db.dialect === 'sqlite' && !isFiltered(filter)
+        ? ((await this.linkCount(userId))[0]?.links ?? 0)
+        : undefined
     // A search selects few links: its page and total come from one pass (see PageOptions).
     return fetchPage(base, (qb) => qb.selectAll(), this.sortKey(filter), 'id', page, {
       ...(countCap === undefined ? {} : { countCap }),
+      ...(total === undefined ? {} : { total }),
       ...(filter.search
         ? {
             probe: {
@@ -591,6 +609,17 @@ function statusCondition(status: LinkStatus, now: number) {
   return status === 'expired'
     ? sql<boolean>`(disabled = 0 and ${expired})`
     : sql<boolean>`(disabled = 0 and not ${expired})`
+}
+
+/** Whether the filter leaves out any of the user's links (the sort does not). */
+function isFiltered(filter: LinkFilter): boolean {
+  return (
+    !!filter.search ||
+    filter.status !== undefined ||
+    filter.spaceId !== undefined ||
+    filter.domainId !== undefined ||
+    filter.pixelId !== undefined
+  )
 }
 
 /** A search with at most this many matches is paged from one read of their ids (db/paging.ts). */

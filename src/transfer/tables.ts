@@ -51,8 +51,9 @@ export function isListedTable(name: string): name is TableName {
  * Tables of SQLite itself and of the migrator, SQLite's search indexes of the links (an FTS5
  * table and its shadow tables, the alias suffixes and the links waiting for them, migrations 0008
  * and 0011, filled from the links as they arrive), PostgreSQL's alias suffixes (migration 0013,
- * kept by triggers as an import inserts the links) and the auth generation counter (migration
- * 0012): never dumped (the target's migrator writes its own).
+ * kept by triggers as an import inserts the links), the auth generation counter (migration
+ * 0012) and SQLite's counts of each user's links (migration 0014, kept by triggers too): never
+ * dumped (the target's migrator writes its own).
  */
 export function isInternalTable(name: string): boolean {
   return (
@@ -60,6 +61,7 @@ export function isInternalTable(name: string): boolean {
     name.startsWith('sqlite_') ||
     name === 'links_search' ||
     name === 'auth_generation' ||
+    name === 'link_counts' ||
     name.startsWith('links_search_')
   )
 }
