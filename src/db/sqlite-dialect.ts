@@ -27,6 +27,7 @@ import {
   type QueryResult,
   type SqliteDatabase,
 } from 'kysely'
+import { allRows, iterateRows } from './row-objects.js'
 import { beginImmediate, writeTransaction } from './write-lock.js'
 
 type Compile = QueryCompiler['compileQuery']
@@ -58,12 +59,12 @@ class FileConnection implements DatabaseConnection {
     const statement = this.statements.prepare(query.sql) as unknown as SQLite.Statement
     if (!statement.reader || !statement.readonly)
       throw new Error('only reads are streamed on SQLite')
-    for (const row of statement.iterate(query.parameters as unknown[])) yield { rows: [row as R] }
+    for (const row of iterateRows<R>(statement, query.parameters)) yield { rows: [row] }
   }
 }
 
 function run<R>(statement: SQLite.Statement, parameters: readonly unknown[]): QueryResult<R> {
-  if (statement.reader) return { rows: statement.all(parameters) as R[] }
+  if (statement.reader) return { rows: allRows<R>(statement, parameters) }
   const { changes, lastInsertRowid } = statement.run(parameters)
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] }
 }

@@ -1,7 +1,7 @@
 /**
  * Prepared reads on an SQLite file run on the read-only connection and build each row with one
- * object literal made from the statement's columns: the rows are the ones the query builder
- * returns, field for field.
+ * object literal made from the statement's columns (db/row-objects.ts): the rows are the ones the
+ * query builder returns, field for field.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -70,11 +70,18 @@ it('gives a name taken by two columns the later column, as the driver does', asy
   ).toEqual([{ name: 'Bo' }])
 })
 
-it('refuses a column named __proto__ (it would set the row object prototype)', async () => {
+it('keeps the row prototype for a column named __proto__, as the driver does', async () => {
   const hostile = prepared(
     () => db,
     0,
-    () => db.kysely.selectFrom('users').select(sql<number>`1`.as('__proto__')),
+    () =>
+      db.kysely
+        .selectFrom('users')
+        .select([sql<number>`1`.as('__proto__'), 'name'])
+        .where('id', '=', 1),
   )
-  await expect(hostile()).rejects.toThrow('a prepared query cannot name __proto__')
+  const [row] = await hostile()
+  expect(Object.getPrototypeOf(row)).toBe(Object.prototype)
+  expect(Object.keys(row!)).toEqual(['name'])
+  expect(row).toEqual({ name: 'Ann' })
 })
