@@ -5,11 +5,17 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { PassThrough, Readable } from 'node:stream'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate, migrateTo } from '../../src/db/migrate.js'
+import { dumpLines } from '../../src/transfer/dump-lines.js'
+import { exportDatabase } from '../../src/transfer/export-database.js'
+import { importDatabase } from '../../src/transfer/import-database.js'
+import { createProgress } from '../../src/transfer/progress.js'
 import { createTestApp, type TestApp } from '../support/app.js'
+import { freshSqlite } from '../support/databases.js'
 import { expectStatus } from '../http/helpers.js'
 
 /** Each user's kept count and real count, for every user with either. */
@@ -142,5 +148,38 @@ it('are filled from the links already there when the migration runs', async () =
   } finally {
     await db.close()
     rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+it('are kept for the links an import of a dump writes, and are not dumped', async () => {
+  const source = await freshSqlite()
+  const target = await freshSqlite()
+  try {
+    const now = Date.now()
+    for (const email of ['a@example.com', 'b@example.com']) {
+      await sql`INSERT INTO users (name, email, timezone, created_at, updated_at, role)
+        VALUES (${email}, ${email}, 'UTC', ${now}, ${now}, 'user')`.execute(source.db.kysely)
+    }
+    await sql`INSERT INTO domains (user_id, name, url, created_at, updated_at)
+      VALUES (NULL, 'short.test', 'https://short.test', ${now}, ${now})`.execute(source.db.kysely)
+    await insertLinks(source.db, 1, 1, 'a-', 5)
+    await insertLinks(source.db, 2, 1, 'b-', 2)
+    const out = new PassThrough()
+    const chunks: Buffer[] = []
+    out.on('data', (chunk: Buffer) => chunks.push(chunk))
+    await exportDatabase(source.db, out, createProgress({ write: () => true }, false))
+    const dump = Buffer.concat(chunks).toString()
+    expect(dump).toContain('"links"')
+    expect(dump).not.toContain('link_counts')
+
+    await importDatabase(
+      target.db,
+      dumpLines(Readable.from([Buffer.from(dump)])),
+      createProgress({ write: () => true }, false),
+    )
+    expect(await counts(target.db)).toEqual({ kept: { 1: 5, 2: 2 }, real: { 1: 5, 2: 2 } })
+  } finally {
+    await source.drop()
+    await target.drop()
   }
 })
