@@ -290,9 +290,11 @@ export class SqlLinkStore implements LinkStore {
     now: number,
     countCap?: number,
   ): Promise<Page<LinkRow>> {
-    const base = await this.filtered(userId, filter, now)
+    const { query: base, narrowed } = await this.filtered(userId, filter, now)
+    // Every link of the user: SQLite keeps their number (read on the read-only connection, which
+    // sees every commit of this process, and another's within db/read-snapshot.ts's MAX_AGE_MS).
     const total =
-      countCap === undefined && this.db.dialect === 'sqlite' && !isFiltered(filter)
+      countCap === undefined && this.db.dialect === 'sqlite' && !narrowed
         ? ((await this.linkCount(userId))[0]?.links ?? 0)
         : undefined
     // A search selects few links: its page and total come from one pass (see PageOptions).
@@ -321,7 +323,7 @@ export class SqlLinkStore implements LinkStore {
     sort: 'asc' | 'desc',
   ): Promise<LinkRow[]> {
     const key = this.sortKey(filter)
-    return (await this.filtered(userId, filter, now))
+    return (await this.filtered(userId, filter, now)).query
       .selectAll()
       .orderBy(typeof key === 'string' ? sql.ref(key) : key, sort)
       .orderBy('id', sort)
@@ -342,7 +344,7 @@ export class SqlLinkStore implements LinkStore {
     afterId: number,
     limit: number,
   ): Promise<LinkRow[]> {
-    return (await this.filtered(userId, filter, now))
+    return (await this.filtered(userId, filter, now)).query
       .selectAll()
       .where('id', '>', afterId)
       .orderBy('id')
@@ -350,8 +352,10 @@ export class SqlLinkStore implements LinkStore {
       .execute()
   }
 
+  /** The user's links the filter selects; `narrowed` when it leaves any out. */
   private async filtered(userId: number, filter: LinkFilter, now: number) {
-    let base = this.db.kysely.selectFrom('links').where('user_id', '=', userId)
+    const all = this.db.kysely.selectFrom('links').where('user_id', '=', userId)
+    let base = all
     if (filter.search) {
       base = base.where(await this.searchCondition(filter.searchBy, filter.search))
     }
@@ -374,7 +378,8 @@ export class SqlLinkStore implements LinkStore {
       )
     }
     if (filter.status) base = base.where(statusCondition(filter.status, now))
-    return base
+    // Each condition makes a new query: the same one is every link of the user.
+    return { query: base, narrowed: base !== all }
   }
 
   /**
@@ -609,17 +614,6 @@ function statusCondition(status: LinkStatus, now: number) {
   return status === 'expired'
     ? sql<boolean>`(disabled = 0 and ${expired})`
     : sql<boolean>`(disabled = 0 and not ${expired})`
-}
-
-/** Whether the filter leaves out any of the user's links (the sort does not). */
-function isFiltered(filter: LinkFilter): boolean {
-  return (
-    !!filter.search ||
-    filter.status !== undefined ||
-    filter.spaceId !== undefined ||
-    filter.domainId !== undefined ||
-    filter.pixelId !== undefined
-  )
 }
 
 /** A search with at most this many matches is paged from one read of their ids (db/paging.ts). */
