@@ -4,7 +4,7 @@
  * columns that cost about 3.4 µs a row, more than reading the row: 25 links by id took 152 µs
  * as the driver's objects, 66 µs as arrays, and 66 µs as arrays turned into objects here
  * (docs/performance.md, tenth round). A later column of the same name wins, as in the driver's
- * objects.
+ * objects; a column named `__proto__` is a field like any other (see `field`).
  */
 import type SQLite from 'better-sqlite3'
 
@@ -14,27 +14,31 @@ type Build = (values: unknown[]) => Record<string, unknown>
 const byNames = new Map<string, Build>()
 const MAX_SHAPES = 1000
 
-/** The statement's builder, or null when its rows stay the driver's (a `__proto__` column). */
-const byStatement = new WeakMap<SQLite.Statement, Build | null>()
+/** The builder of each statement's rows, once its columns have been read. */
+const byStatement = new WeakMap<SQLite.Statement, Build>()
 
-function builderOf(statement: SQLite.Statement): Build | null {
+/**
+ * A field of the literal. `__proto__` is written as a computed key, which makes it a field of
+ * its own: as a plain key it would set the row's prototype to the column's value (better-sqlite3's
+ * own objects do that: a NULL gives a row without a prototype, a blob one that is a Buffer).
+ */
+function field(name: string, i: number): string {
+  const key = JSON.stringify(name)
+  return `${name === '__proto__' ? `[${key}]` : key}: r[${i}]`
+}
+
+function builderOf(statement: SQLite.Statement): Build {
   let build = byStatement.get(statement)
   if (build !== undefined) return build
   const names = statement.columns().map((column) => column.name)
-  // In an object literal this name would set the prototype, not a field.
-  if (names.includes('__proto__')) {
-    build = null
-  } else {
-    const key = JSON.stringify(names)
-    build = byNames.get(key)
-    if (build === undefined) {
-      const fields = names.map((name, i) => `${JSON.stringify(name)}: r[${i}]`)
-      build = new Function('r', `return { ${fields.join(', ')} }`) as Build
-      if (byNames.size >= MAX_SHAPES) byNames.delete(byNames.keys().next().value!)
-      byNames.set(key, build)
-    }
-    statement.raw(true)
+  const key = JSON.stringify(names)
+  build = byNames.get(key)
+  if (build === undefined) {
+    build = new Function('r', `return { ${names.map(field).join(', ')} }`) as Build
+    if (byNames.size >= MAX_SHAPES) byNames.delete(byNames.keys().next().value!)
+    byNames.set(key, build)
   }
+  statement.raw(true)
   byStatement.set(statement, build)
   return build
 }
@@ -42,7 +46,6 @@ function builderOf(statement: SQLite.Statement): Build | null {
 /** Every row of a statement that returns rows, as objects. */
 export function allRows<R>(statement: SQLite.Statement, parameters: readonly unknown[]): R[] {
   const build = builderOf(statement)
-  if (build === null) return statement.all(parameters) as R[]
   const rows = statement.all(parameters) as unknown[][]
   const objects = new Array<R>(rows.length)
   for (let i = 0; i < rows.length; i++) objects[i] = build(rows[i]!) as R
@@ -56,6 +59,6 @@ export function* iterateRows<R>(
 ): Generator<R> {
   const build = builderOf(statement)
   for (const row of statement.iterate(parameters as unknown[])) {
-    yield (build === null ? row : build(row as unknown[])) as R
+    yield build(row as unknown[]) as R
   }
 }
