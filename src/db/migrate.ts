@@ -18,6 +18,7 @@ import { searchBacklog } from './migrations/0011-search-backlog.js'
 import { authGeneration } from './migrations/0012-auth-generation.js'
 import { postgresAliasSuffixes } from './migrations/0013-postgres-alias-suffixes.js'
 import { linkCounts } from './migrations/0014-link-counts.js'
+import { postgresLinkCounts } from './migrations/0015-postgres-link-counts.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -35,6 +36,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0012-auth-generation': authGeneration(dialect),
     '0013-postgres-alias-suffixes': postgresAliasSuffixes(dialect),
     '0014-link-counts': linkCounts(dialect),
+    '0015-postgres-link-counts': postgresLinkCounts(dialect),
   }
 }
 

@@ -52,8 +52,8 @@ export function isListedTable(name: string): name is TableName {
  * table and its shadow tables, the alias suffixes and the links waiting for them, migrations 0008
  * and 0011, filled from the links as they arrive), PostgreSQL's alias suffixes (migration 0013,
  * kept by triggers as an import inserts the links), the auth generation counter (migration
- * 0012) and SQLite's counts of each user's links (migration 0014, kept by triggers too): never
- * dumped (the target's migrator writes its own).
+ * 0012) and the counts of each user's links (migrations 0014 and 0015, kept by triggers too):
+ * never dumped (the target's migrator writes its own).
  */
 export function isInternalTable(name: string): boolean {
   return (
@@ -62,6 +62,7 @@ export function isInternalTable(name: string): boolean {
     name === 'links_search' ||
     name === 'auth_generation' ||
     name === 'link_counts' ||
+    name === 'link_count_deltas' ||
     name.startsWith('links_search_')
   )
 }

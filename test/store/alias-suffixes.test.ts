@@ -11,19 +11,16 @@ import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrateTo } from '../../src/db/migrate.js'
-import type { NewLinkRow } from '../../src/db/types.js'
-import { SqlDomainStore } from '../../src/domains/store.js'
 import { aliasSuffixes } from '../../src/links/search-index-sql.js'
 import { SqlLinkStore } from '../../src/links/store.js'
 import { dumpLines } from '../../src/transfer/dump-lines.js'
 import { exportDatabase } from '../../src/transfer/export-database.js'
 import { importDatabase } from '../../src/transfer/import-database.js'
 import { createProgress } from '../../src/transfer/progress.js'
-import { SqlUserStore } from '../../src/users/store.js'
 import { emptyPostgres, freshSqlite, postgresCheck, postgresPerFile } from '../support/databases.js'
+import { OWNED_AT as T, owner } from '../support/owners.js'
 
 const postgres = await postgresCheck()
-const T = 1_700_000_000_000
 const page = { page: 1, perPage: 100, sort: 'asc' as const }
 const quiet = createProgress({ write: () => true }, false)
 
@@ -40,36 +37,6 @@ async function held(db: Db): Promise<string[]> {
 async function expected(db: Db): Promise<string[]> {
   const links = await db.kysely.selectFrom('links').select(['id', 'alias']).execute()
   return links.flatMap((l) => aliasSuffixes(l.alias).map((s) => `${l.id} ${s}`)).sort()
-}
-
-/** A user with a domain, and a link row of theirs. */
-async function owner(db: Db, email: string) {
-  const user = await new SqlUserStore(db).create({ name: email, email, timezone: 'UTC' }, T)
-  const domain = await new SqlDomainStore(db).create(
-    user.id,
-    {
-      name: `${user.id}.test`,
-      url: `https://${user.id}.test`,
-      index_page: null,
-      not_found_page: null,
-    },
-    T,
-  )
-  const link = (alias: string): NewLinkRow => ({
-    user_id: user.id,
-    domain_id: domain.id,
-    alias,
-    url: `https://example.com/${alias}`,
-    title: null,
-    title_locked: 0,
-    target_type: 0,
-    disabled: 0,
-    privacy: 0,
-    clicks: 0,
-    created_at: T,
-    updated_at: T,
-  })
-  return { id: user.id, link }
 }
 
 async function aliasesFound(db: Db, userId: number, search: string): Promise<string[]> {

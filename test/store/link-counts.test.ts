@@ -1,29 +1,40 @@
 /**
- * SQLite keeps each user's number of links (migration 0014) through every kind of write, and the
- * API's list without a filter takes its total from it instead of counting the links.
+ * Each user's number of links is kept through every kind of write (SQLite: migration 0014, a row
+ * per user; PostgreSQL: migration 0015, rows of changes folded now and then), and the API's list
+ * without a filter takes its total from it instead of counting the links.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough, Readable } from 'node:stream'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate, migrateTo } from '../../src/db/migrate.js'
+import { SqlLinkStore } from '../../src/links/store.js'
 import { dumpLines } from '../../src/transfer/dump-lines.js'
 import { exportDatabase } from '../../src/transfer/export-database.js'
 import { importDatabase } from '../../src/transfer/import-database.js'
 import { createProgress } from '../../src/transfer/progress.js'
 import { createTestApp, type TestApp } from '../support/app.js'
-import { freshSqlite } from '../support/databases.js'
+import { emptyPostgres, freshSqlite, postgresCheck, postgresPerFile } from '../support/databases.js'
+import { OWNED_AT, owner } from '../support/owners.js'
 import { expectStatus } from '../http/helpers.js'
+
+const postgres = await postgresCheck()
 
 /** Each user's kept count and real count, for every user with either. */
 async function counts(
   db: Db,
 ): Promise<{ kept: Record<number, number>; real: Record<number, number> }> {
-  const kept = await sql<{ user_id: number; links: number }>`
-    SELECT user_id, links FROM link_counts WHERE links <> 0`.execute(db.kysely)
+  const kept = await (
+    db.dialect === 'sqlite'
+      ? sql<{ user_id: number; links: number }>`
+        SELECT user_id, links FROM link_counts WHERE links <> 0`
+      : sql<{ user_id: number; links: number }>`
+        SELECT user_id, sum(delta)::bigint AS links FROM link_count_deltas
+        GROUP BY user_id HAVING sum(delta) <> 0`
+  ).execute(db.kysely)
   const real = await sql<{ user_id: number; links: number }>`
     SELECT user_id, count(*) AS links FROM links GROUP BY user_id`.execute(db.kysely)
   const byUser = (rows: { user_id: number; links: number }[]) =>
@@ -143,7 +154,9 @@ it('are filled from the links already there when the migration runs', async () =
       VALUES (NULL, 'short.test', 'https://short.test', ${now}, ${now})`.execute(db.kysely)
     await insertLinks(db, 1, 1, 'a-', 7)
     await insertLinks(db, 2, 1, 'b-', 3)
-    expect(await migrate(db)).toEqual({ applied: ['0014-link-counts'] })
+    expect(await migrate(db)).toEqual({
+      applied: ['0014-link-counts', '0015-postgres-link-counts'],
+    })
     expect(await counts(db)).toEqual({ kept: { 1: 7, 2: 3 }, real: { 1: 7, 2: 3 } })
   } finally {
     await db.close()
@@ -182,4 +195,188 @@ it('are kept for the links an import of a dump writes, and are not dumped', asyn
     await source.drop()
     await target.drop()
   }
+})
+
+/** The rows of changes PostgreSQL holds for the user. */
+async function changeRows(db: Db, userId: number): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM link_count_deltas WHERE user_id = ${userId}`.execute(db.kysely)
+  return rows[0]!.n
+}
+
+const everything = { searchBy: 'alias' as const, sortBy: 'id' as const }
+const firstPage = { page: 1, perPage: 10, sort: 'asc' as const }
+
+describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL', () => {
+  const database = postgresPerFile('counts')
+  let db: Db
+  beforeEach(async () => {
+    db = (await database.fresh()).db
+  })
+  afterAll(() => database.drop())
+
+  it('follow creates, deletes, a multi-row insert, an owner change and a deleted user', async () => {
+    const links = new SqlLinkStore(db)
+    const alice = await owner(db, 'alice@example.com')
+    const bob = await owner(db, 'bob@example.com')
+    const one = await links.create(alice.link('one'), [])
+    await links.create(alice.link('two'), [])
+    await links.create(bob.link('bob-one'), [])
+    expect(await counts(db)).toEqual({
+      kept: { [alice.id]: 2, [bob.id]: 1 },
+      real: { [alice.id]: 2, [bob.id]: 1 },
+    })
+    // One row of changes per statement, whatever it inserts.
+    await db.kysely
+      .insertInto('links')
+      .values([
+        ...Array.from({ length: 300 }, (_, i) => bob.link(`bulk-${i}`)),
+        alice.link('three'),
+      ])
+      .execute()
+    expect(await changeRows(db, bob.id)).toBe(2)
+    await links.delete(one.id)
+    await sql`DELETE FROM links WHERE alias LIKE 'bulk-1%'`.execute(db.kysely)
+    expect(await counts(db)).toEqual({
+      kept: { [alice.id]: 2, [bob.id]: 190 },
+      real: { [alice.id]: 2, [bob.id]: 190 },
+    })
+
+    await sql`UPDATE links SET user_id = ${alice.id} WHERE alias IN ('bulk-2', 'bulk-3')`.execute(
+      db.kysely,
+    )
+    const aliceRows = await changeRows(db, alice.id)
+    // A change of another column, or an owner set to the one it has, writes no row.
+    await sql`UPDATE links SET title = 'Renamed', user_id = user_id WHERE alias = 'bulk-4'`.execute(
+      db.kysely,
+    )
+    expect(await changeRows(db, alice.id)).toBe(aliceRows)
+    expect(await counts(db)).toEqual({
+      kept: { [alice.id]: 4, [bob.id]: 188 },
+      real: { [alice.id]: 4, [bob.id]: 188 },
+    })
+
+    // Bob's domain goes with him, and with it the two links on it that Alice was given: those
+    // are taken from her count, while Bob's rows go with him.
+    await db.kysely.deleteFrom('users').where('id', '=', bob.id).execute()
+    expect(await counts(db)).toEqual({ kept: { [alice.id]: 2 }, real: { [alice.id]: 2 } })
+    expect(await changeRows(db, bob.id)).toBe(0)
+  })
+
+  it('give the total of the list without a filter, folded into one row after many reads', async () => {
+    const links = new SqlLinkStore(db)
+    const alice = await owner(db, 'alice@example.com')
+    for (let i = 0; i < 70; i++) await links.create(alice.link(`link-${i}`), [])
+    expect(await changeRows(db, alice.id)).toBe(70)
+
+    // The kept count is the one said: made wrong on purpose, the total follows it, while a
+    // filtered list counts its links.
+    await sql`INSERT INTO link_count_deltas (user_id, delta) VALUES (${alice.id}, 5)`.execute(
+      db.kysely,
+    )
+    expect((await links.list(alice.id, everything, firstPage, OWNED_AT)).total).toBe(75)
+    const searched = await links.list(
+      alice.id,
+      { ...everything, search: 'link-' },
+      firstPage,
+      OWNED_AT,
+    )
+    expect(searched.total).toBe(70)
+    // That read found 71 rows, more than it sums without folding: it folded them after it answered.
+    for (let tries = 0; (await changeRows(db, alice.id)) > 1 && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(await changeRows(db, alice.id)).toBe(1)
+    expect((await links.list(alice.id, everything, firstPage, OWNED_AT)).total).toBe(75)
+
+    await sql`INSERT INTO link_count_deltas (user_id, delta) VALUES (${alice.id}, -5)`.execute(
+      db.kysely,
+    )
+    const listed = await links.list(alice.id, everything, firstPage, OWNED_AT)
+    expect(listed.total).toBe(70)
+    expect(listed.rows.map((l) => l.alias)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `link-${i}`),
+    )
+    // Rows that sum to nothing fold into none.
+    await sql`DELETE FROM links WHERE user_id = ${alice.id}`.execute(db.kysely)
+    await links.foldLinkCounts(alice.id)
+    expect(await changeRows(db, alice.id)).toBe(0)
+    expect((await links.list(alice.id, everything, firstPage, OWNED_AT)).total).toBe(0)
+  })
+
+  it('lose no change when folds run beside each other and beside creates', async () => {
+    const links = new SqlLinkStore(db)
+    const alice = await owner(db, 'alice@example.com')
+    let created = 0
+    for (let round = 0; round < 8; round++) {
+      await Promise.all([
+        links.foldLinkCounts(alice.id),
+        ...Array.from({ length: 6 }, async (_, i) => {
+          await links.create(alice.link(`r${round}-${i}`), [])
+          created++
+        }),
+        links.foldLinkCounts(alice.id),
+        links.foldLinkCounts(alice.id),
+      ])
+    }
+    expect(created).toBe(48)
+    expect(await counts(db)).toEqual({ kept: { [alice.id]: 48 }, real: { [alice.id]: 48 } })
+    await links.foldLinkCounts(alice.id)
+    expect(await changeRows(db, alice.id)).toBe(1)
+  })
+})
+
+describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL, filled', () => {
+  let target: { url: string; drop(): Promise<void> }
+  let db: Db
+  beforeAll(async () => {
+    target = await emptyPostgres('counts')
+    db = openDatabase({ kind: 'postgres', url: target.url })
+  })
+  afterEach(async () => {
+    await sql`drop schema public cascade`.execute(db.kysely)
+    await sql`create schema public`.execute(db.kysely)
+  })
+  afterAll(async () => {
+    await db.close()
+    await target.drop()
+  })
+
+  it('by the migration, from the links already there', async () => {
+    await migrateTo(db, '0014-link-counts')
+    const alice = await owner(db, 'alice@example.com')
+    const bob = await owner(db, 'bob@example.com')
+    await db.kysely
+      .insertInto('links')
+      .values([alice.link('a1'), alice.link('a2'), bob.link('b1')])
+      .execute()
+    expect(await migrate(db)).toEqual({ applied: ['0015-postgres-link-counts'] })
+    expect(await counts(db)).toEqual({
+      kept: { [alice.id]: 2, [bob.id]: 1 },
+      real: { [alice.id]: 2, [bob.id]: 1 },
+    })
+  })
+
+  it('by an import of a dump, which does not carry them', async () => {
+    const source = await freshSqlite()
+    try {
+      const alice = await owner(source.db, 'alice@example.com')
+      const links = new SqlLinkStore(source.db)
+      for (const alias of ['a1', 'a2', 'a3']) await links.create(alice.link(alias), [])
+      const out = new PassThrough()
+      const chunks: Buffer[] = []
+      out.on('data', (chunk: Buffer) => chunks.push(chunk))
+      await exportDatabase(source.db, out, createProgress({ write: () => true }, false))
+      expect(Buffer.concat(chunks).toString()).not.toContain('link_count')
+
+      await importDatabase(
+        db,
+        dumpLines(Readable.from([Buffer.concat(chunks)])),
+        createProgress({ write: () => true }, false),
+      )
+      expect(await counts(db)).toEqual({ kept: { 1: 3 }, real: { 1: 3 } })
+    } finally {
+      await source.drop()
+    }
+  })
 })

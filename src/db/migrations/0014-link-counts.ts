@@ -16,10 +16,10 @@ export type LinkCountsTable = {
  * that count took 24 ms (the whole of the index `links_user_id`), and `GET /api/v1/links`
  * answered 30 times a second (docs/performance.md, tenth round).
  *
- * PostgreSQL keeps counting: there the row of a user's count would be locked by each create
- * until it commits, so the creates of one user, which run side by side in the pool, would queue
- * behind each other. SQLite writes one transaction at a time anyway; the trigger costs a create
- * one more small row write.
+ * PostgreSQL keeps rows of changes instead (migration 0015): there the row of a user's count
+ * would be locked by each create until it commits, so the creates of one user, which run side by
+ * side in the pool, would queue behind each other. SQLite writes one transaction at a time
+ * anyway; the trigger costs a create one more small row write.
  *
  * A user without links may have no row (or a row of 0). Deleting a user deletes the row.
  */

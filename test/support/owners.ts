@@ -1,0 +1,38 @@
+/** A user with a domain of their own, written by the stores, for tests that write links rows. */
+import type { Db } from '../../src/db/connect.js'
+import type { NewLinkRow } from '../../src/db/types.js'
+import { SqlDomainStore } from '../../src/domains/store.js'
+import { SqlUserStore } from '../../src/users/store.js'
+
+/** The time every row of these owners carries. */
+export const OWNED_AT = 1_700_000_000_000
+
+/** A user with a domain, and `link(alias)`, a new link row of theirs on it. */
+export async function owner(db: Db, email: string) {
+  const user = await new SqlUserStore(db).create({ name: email, email, timezone: 'UTC' }, OWNED_AT)
+  const domain = await new SqlDomainStore(db).create(
+    user.id,
+    {
+      name: `${user.id}.test`,
+      url: `https://${user.id}.test`,
+      index_page: null,
+      not_found_page: null,
+    },
+    OWNED_AT,
+  )
+  const link = (alias: string): NewLinkRow => ({
+    user_id: user.id,
+    domain_id: domain.id,
+    alias,
+    url: `https://example.com/${alias}`,
+    title: null,
+    title_locked: 0,
+    target_type: 0,
+    disabled: 0,
+    privacy: 0,
+    clicks: 0,
+    created_at: OWNED_AT,
+    updated_at: OWNED_AT,
+  })
+  return { id: user.id, link }
+}
