@@ -30,7 +30,7 @@ export interface PageOptions {
   probe?: { max: number; rows(ids: number[]): Promise<unknown[]> }
   /**
    * The exact number of matches, when it is known without counting (a total kept by the
-   * database): the page is read alone. Not used with `countCap`.
+   * database): the page is read alone, and `countCap` is not needed.
    */
   total?: number
 }
@@ -45,7 +45,7 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
 ): Promise<Page<Row>> {
   const { countCap, probe } = options
   const key = typeof sortKey === 'string' ? sql.ref(sortKey) : sortKey
-  if (countCap === undefined && options.total !== undefined) {
+  if (options.total !== undefined) {
     return {
       rows: await pageRows(base, select, key, idColumn, request, options.total),
       total: options.total,

@@ -33,7 +33,10 @@ export interface LinkFilter {
 }
 
 export interface LinkStore {
-  /** `countCap`: count at most that many (see fetchPage); the API counts them all. */
+  /**
+   * `countCap`: count at most that many (see fetchPage); the API counts them all. Every link of
+   * the user (no filter) is never counted: their number is kept by the database, and exact.
+   */
   list(
     userId: number,
     filter: LinkFilter,
@@ -347,8 +350,8 @@ export class SqlLinkStore implements LinkStore {
     countCap?: number,
   ): Promise<Page<LinkRow>> {
     const { query: base, narrowed } = await this.filtered(userId, filter, now)
-    // Every link of the user: their number is kept.
-    const total = countCap === undefined && !narrowed ? await this.keptLinkCount(userId) : undefined
+    // Every link of the user: their number is kept, exact for the dashboard too.
+    const total = narrowed ? undefined : await this.keptLinkCount(userId)
     // A search selects few links: its page and total come from one pass (see PageOptions).
     return fetchPage(base, (qb) => qb.selectAll(), this.sortKey(filter), 'id', page, {
       ...(countCap === undefined ? {} : { countCap }),

@@ -78,7 +78,10 @@ export class SqlAccountTotalsStore implements AccountTotalsStore {
 
 export const OVERVIEW_DAYS = 30
 const LIST_LENGTH = 5
-/** The links list of the dashboard counts up to here and then says "10,000+". */
+/**
+ * The links list of the dashboard, filtered, counts up to here and then says "more than 10,000";
+ * unfiltered, it says how many links the user has (kept by the database, links/store.ts).
+ */
 export const DASHBOARD_COUNT_CAP = 10_000
 
 export class AccountOverviewService {

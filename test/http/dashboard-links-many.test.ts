@@ -1,6 +1,7 @@
 /**
- * The dashboard's links list over more links than it counts (DASHBOARD_COUNT_CAP): it says
- * "more than 10,000", pages on while a page is full, and shows the last rows where they are.
+ * The dashboard's links list over more links than it counts (DASHBOARD_COUNT_CAP): filtered, it
+ * says "more than 10,000", pages on while a page is full, and shows the last rows where they are;
+ * unfiltered, it says how many there are (a number the database keeps).
  */
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -35,25 +36,41 @@ describe('dashboard links list past its count cap', () => {
   })
   afterAll(() => t.close())
 
-  it('says "more than 10,000 links" with a next page and no page count', async () => {
-    const res = await alice.get('/dashboard/links?per_page=100')
+  it('says "more than 10,000 links" of a filter, with a next page and no page count', async () => {
+    const res = await alice.get('/dashboard/links?status=1&per_page=100')
     expectStatus(res, 200)
     expect(res.body).toContain('1–100 of more than 10,000 links')
     expect(res.body).toContain('<span>Page 1</span>')
-    expect(res.body).toContain('rel="next" href="/dashboard/links?per_page=100&amp;page=2"')
+    expect(res.body).toContain(
+      'rel="next" href="/dashboard/links?status=1&amp;per_page=100&amp;page=2"',
+    )
     expect(res.body).not.toContain('Page 1 of')
   })
 
-  it('shows the last rows on the last full page and stops there', async () => {
-    const last = await alice.get(`/dashboard/links?per_page=100&page=${Math.ceil(MANY / 100)}`)
+  it('shows the last rows on the last full page of a filter and stops there', async () => {
+    const pages = Math.ceil(MANY / 100)
+    const last = await alice.get(`/dashboard/links?status=1&per_page=100&page=${pages}`)
     expectStatus(last, 200)
     expect(last.body).toContain('10,001–10,005 of more than 10,000 links')
     expect(last.body).toContain('many-1<')
     expect(last.body).not.toContain('rel="next"')
-    const past = await alice.get(`/dashboard/links?per_page=100&page=${Math.ceil(MANY / 100) + 1}`)
+    const past = await alice.get(`/dashboard/links?status=1&per_page=100&page=${pages + 1}`)
     expectStatus(past, 200)
     expect(past.body).toContain('No links on this page.')
     expect(past.body).not.toContain('rel="next"')
+  })
+
+  it('says how many links there are without a filter, with the page count', async () => {
+    const res = await alice.get('/dashboard/links?per_page=100')
+    expectStatus(res, 200)
+    expect(res.body).toContain('1–100 of 10,005 links')
+    expect(res.body).toContain('Page 1 of 101')
+    expect(res.body).toContain('rel="next" href="/dashboard/links?per_page=100&amp;page=2"')
+    const last = await alice.get('/dashboard/links?per_page=100&page=101')
+    expectStatus(last, 200)
+    expect(last.body).toContain('10,001–10,005 of 10,005 links')
+    expect(last.body).toContain('many-1<')
+    expect(last.body).not.toContain('rel="next"')
   })
 
   it('counts exactly in the API', async () => {
