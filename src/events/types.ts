@@ -74,12 +74,22 @@ export type DomainEvent = {
   }
 }[EventType]
 
-/** The names of the fields that differ between two records (timestamps of the write aside). */
+/**
+ * The names of the fields that differ between two records (timestamps of the write aside). A
+ * field that is an object or a list in both (a domain, targeting rules) differs when its JSON
+ * does; any other when it is not the same value. (Serialising every field to compare it took a
+ * twentieth of an update's request thread.)
+ */
 export function changedFields<T extends object>(before: T, after: T): string[] {
   const out: string[] = []
   for (const key of Object.keys(after) as (keyof T & string)[]) {
     if (key === 'updated_at') continue
-    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) out.push(key)
+    const was: unknown = before[key]
+    const now: unknown = after[key]
+    if (was === now) continue
+    const bothObjects =
+      typeof was === 'object' && was !== null && typeof now === 'object' && now !== null
+    if (!bothObjects || JSON.stringify(was) !== JSON.stringify(now)) out.push(key)
   }
   return out
 }

@@ -17,6 +17,7 @@ import {
   type LinkCountDeltasTable,
 } from '../db/migrations/0015-postgres-link-counts.js'
 import type { Database, DomainRow, LinkRow, LinkRowUpdate, NewLinkRow } from '../db/types.js'
+import { NotFoundError } from '../shared/errors.js'
 import type { LinkKey } from '../shared/link-keys.js'
 
 export type LinkStatus = 'active' | 'expired' | 'disabled'
@@ -542,15 +543,47 @@ export class SqlLinkStore implements LinkStore {
     })
   }
 
+  /** The updates of a link, prepared once per set of columns they change (see updateOf). */
+  private readonly updates = new Map<string, (...values: unknown[]) => Promise<LinkRow[]>>()
+
+  /**
+   * The update of the given columns of one link, built and compiled once per set of columns
+   * (db/prepared.ts), not at every update: an API update changes a few columns, the same few
+   * from call to call. At most UPDATE_SHAPES sets are kept; any other is prepared for its call.
+   */
+  private updateOf(columns: string[]): (...values: unknown[]) => Promise<LinkRow[]> {
+    const shape = columns.join(',')
+    let run = this.updates.get(shape)
+    if (run === undefined) {
+      run = prepared(
+        () => this.db,
+        columns.length + 1,
+        (...values: unknown[]) =>
+          this.db.kysely
+            .updateTable('links')
+            .set(
+              Object.fromEntries(columns.map((column, i) => [column, values[i]])) as LinkRowUpdate,
+            )
+            .where('id', '=', values[columns.length] as number)
+            // Its columns by name, as the insert's.
+            .returning(['id', ...NEW_LINK_COLUMNS]),
+      )
+      if (this.updates.size < UPDATE_SHAPES) this.updates.set(shape, run)
+    }
+    return run
+  }
+
   update(id: number, changes: LinkRowUpdate, pixelIds: number[] | undefined): Promise<LinkRow> {
     return this.db.transaction(async () => {
       const trx = this.db.kysely
-      const link = await trx
-        .updateTable('links')
-        .set(changes)
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow()
+      // A column given as undefined is not changed (as the query builder's `set` leaves it).
+      const columns = Object.keys(changes).filter(
+        (column) => changes[column as keyof LinkRowUpdate] !== undefined,
+      )
+      const values = columns.map((column) => changes[column as keyof LinkRowUpdate])
+      const [link] = await this.updateOf(columns)(...values, id)
+      // Deleted since the service read it: gone, as a read after the delete would say.
+      if (!link) throw new NotFoundError()
       if (pixelIds !== undefined) {
         await trx.deleteFrom('link_pixels').where('link_id', '=', id).execute()
         if (pixelIds.length > 0) {
@@ -680,6 +713,9 @@ const SEARCH_PROBE = 1000
  * the index costs a few dozen microseconds.
  */
 const FOLD_CHANGES_AFTER = 64
+
+/** The most sets of columns whose update of a link is kept prepared (see updateOf). */
+const UPDATE_SHAPES = 64
 
 /** On PostgreSQL, the most alias candidates looked up by id (see searchCondition). */
 const ALIAS_CANDIDATES = 1000

@@ -15,6 +15,7 @@ import { relationsReadWith, SqlLinkStore } from '../../src/links/store.js'
 import { SqlPixelStore } from '../../src/pixels/store.js'
 import { SqlSpaceStore } from '../../src/spaces/store.js'
 import { SqlUserStore } from '../../src/users/store.js'
+import { NotFoundError } from '../../src/shared/errors.js'
 import { VisitorHasher } from '../../src/clicks/visitor-hash.js'
 import { eachDay, type Period } from '../../src/stats/period.js'
 import { spansOf } from '../../src/stats/spans.js'
@@ -519,6 +520,51 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       expect(await links.find(alice, onDomain.id)).toBeUndefined()
       expect((await links.find(alice, kept.id))?.alias).toBe('kept')
       expect((await links.pixelIdsOf([kept.id])).get(kept.id)).toBeUndefined()
+    })
+
+    it('updates the columns given, whichever they are from call to call, and no other link', async () => {
+      const a = await links.create(link('upd-a'), [])
+      const b = await links.create(link('upd-b'), [])
+      // The same columns twice with other values, then other columns, then undefined ones.
+      expect((await links.update(a.id, { title: 'One', updated_at: T + 1 }, undefined)).title).toBe(
+        'One',
+      )
+      const two = await links.update(a.id, { title: 'Two', updated_at: T + 2 }, undefined)
+      expect([two.title, two.updated_at, two.url]).toEqual([
+        'Two',
+        T + 2,
+        'https://example.com/upd-a',
+      ])
+      const urlOnly = await links.update(
+        a.id,
+        { url: 'https://example.com/two', updated_at: T + 2 },
+        undefined,
+      )
+      expect([urlOnly.title, urlOnly.url]).toEqual(['Two', 'https://example.com/two'])
+      const three = await links.update(
+        a.id,
+        { url: 'https://example.com/three', disabled: 1, title: undefined, updated_at: T + 3 },
+        undefined,
+      )
+      expect([three.title, three.url, three.disabled, three.updated_at]).toEqual([
+        'Two',
+        'https://example.com/three',
+        1,
+        T + 3,
+      ])
+      expect(await links.find(alice, a.id)).toEqual(three)
+      const other = await links.find(alice, b.id)
+      expect([other?.title, other?.url, other?.disabled]).toEqual([
+        null,
+        'https://example.com/upd-b',
+        0,
+      ])
+      // A link deleted meanwhile is not found, and nothing is written.
+      await links.delete(b.id)
+      await expect(links.update(b.id, { title: 'Late', updated_at: T + 4 }, [])).rejects.toThrow(
+        NotFoundError,
+      )
+      expect(await links.find(alice, b.id)).toBeUndefined()
     })
 
     it('refuses a second link with the same alias on a domain, case-sensitively', async () => {
