@@ -429,7 +429,7 @@ export function importPage(
                 </a>
               ) : null}
               <span>
-                Page {input.page} of {lastPage}
+                Page {numbers.format(input.page)} of {numbers.format(lastPage)}
               </span>
               {input.page < lastPage ? (
                 <a rel="next" href={query(input.page + 1)}>

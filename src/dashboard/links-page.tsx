@@ -194,7 +194,11 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
                 Previous
               </a>
             ) : null}
-            <span>{input.capped ? `Page ${input.page}` : `Page ${input.page} of ${lastPage}`}</span>
+            <span>
+              {input.capped
+                ? `Page ${numbers.format(input.page)}`
+                : `Page ${numbers.format(input.page)} of ${numbers.format(lastPage)}`}
+            </span>
             {input.page < lastPage ? (
               <a rel="next" href={pageHref(input.search, input.page + 1)}>
                 Next

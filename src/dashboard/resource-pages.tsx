@@ -220,7 +220,7 @@ export function resourceListPage<Row extends { id: number }>(
               </a>
             ) : null}
             <span>
-              Page {input.page} of {lastPage}
+              Page {numbers.format(input.page)} of {numbers.format(lastPage)}
             </span>
             {input.page < lastPage ? (
               <a rel="next" href={pageHref(view.base, query, input.page + 1)}>

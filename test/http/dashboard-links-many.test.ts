@@ -71,6 +71,10 @@ describe('dashboard links list past its count cap', () => {
     expect(last.body).toContain('10,001–10,005 of 10,005 links')
     expect(last.body).toContain('many-1<')
     expect(last.body).not.toContain('rel="next"')
+    const tens = await alice.get('/dashboard/links?per_page=10&page=1000')
+    expectStatus(tens, 200)
+    expect(tens.body).toContain('9,991–10,000 of 10,005 links')
+    expect(tens.body).toContain('Page 1,000 of 1,001')
   })
 
   it('counts exactly in the API', async () => {
