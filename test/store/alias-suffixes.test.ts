@@ -6,23 +6,23 @@
  * (the final comparison decides), so these tests read the table itself; the store contract
  * checks the answers.
  */
-import { PassThrough, Readable } from 'node:stream'
 import { sql } from 'kysely'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Db } from '../../src/db/connect.js'
+import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import type { Db } from '../../src/db/connect.js'
 import { migrateTo } from '../../src/db/migrate.js'
 import { aliasSuffixes } from '../../src/links/search-index-sql.js'
 import { SqlLinkStore } from '../../src/links/store.js'
-import { dumpLines } from '../../src/transfer/dump-lines.js'
-import { exportDatabase } from '../../src/transfer/export-database.js'
-import { importDatabase } from '../../src/transfer/import-database.js'
-import { createProgress } from '../../src/transfer/progress.js'
-import { emptyPostgres, freshSqlite, postgresCheck, postgresPerFile } from '../support/databases.js'
+import {
+  freshSqlite,
+  postgresCheck,
+  postgresPerFile,
+  unmigratedPostgresPerTest,
+} from '../support/databases.js'
+import { dumpOf, importDump } from '../support/dumps.js'
 import { OWNED_AT as T, owner } from '../support/owners.js'
 
 const postgres = await postgresCheck()
 const page = { page: 1, perPage: 100, sort: 'asc' as const }
-const quiet = createProgress({ write: () => true }, false)
 
 /** The table's rows, as `id suffix`, sorted. */
 async function held(db: Db): Promise<string[]> {
@@ -125,19 +125,10 @@ describe.skipIf(!postgres.ok)('the alias suffix table on PostgreSQL', () => {
 })
 
 describe.skipIf(!postgres.ok)('the alias suffix table filled on PostgreSQL', () => {
-  let target: { url: string; drop(): Promise<void> }
+  const database = unmigratedPostgresPerTest('sfx')
   let db: Db
-  beforeAll(async () => {
-    target = await emptyPostgres('sfx')
-    db = openDatabase({ kind: 'postgres', url: target.url })
-  })
-  afterEach(async () => {
-    await sql`drop schema public cascade`.execute(db.kysely)
-    await sql`create schema public`.execute(db.kysely)
-  })
-  afterAll(async () => {
-    await db.close()
-    await target.drop()
+  beforeEach(() => {
+    db = database()
   })
 
   it('by the migration, from the links already there', async () => {
@@ -165,12 +156,7 @@ describe.skipIf(!postgres.ok)('the alias suffix table filled on PostgreSQL', () 
       }
       const gone = await links.create(alice.link('deleted-1'), [])
       await links.delete(gone.id)
-      const out = new PassThrough()
-      const chunks: Buffer[] = []
-      out.on('data', (chunk: Buffer) => chunks.push(chunk))
-      await exportDatabase(source.db, out, quiet)
-
-      await importDatabase(db, dumpLines(Readable.from([Buffer.concat(chunks)])), quiet)
+      await importDump(db, await dumpOf(source.db))
       expect(await held(db)).toEqual(await expected(db))
       expect((await held(db)).length).toBe(5 + 4 + 11 + 11)
       expect(await aliasesFound(db, alice.id, 'äbc')).toEqual(['ÄbcDé'])

@@ -22,6 +22,7 @@ import { spansOf } from '../../src/stats/spans.js'
 import { SqlStatsStore } from '../../src/stats/sql-store.js'
 import type { StatQuery } from '../../src/stats/store.js'
 import { click, writeClicks } from '../support/clicks.js'
+import { newLinkRow } from '../support/owners.js'
 import type { TestDatabase } from '../support/databases.js'
 
 const page = { page: 1, perPage: 100, sort: 'asc' as const }
@@ -68,18 +69,7 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
     })
 
     const link = (alias: string, extra: Record<string, unknown> = {}) => ({
-      user_id: alice,
-      domain_id: domainId,
-      alias,
-      url: `https://example.com/${alias}`,
-      title: null,
-      title_locked: 0,
-      target_type: 0,
-      disabled: 0,
-      privacy: 0,
-      clicks: 0,
-      created_at: T,
-      updated_at: T,
+      ...newLinkRow(alice, domainId, alias, T),
       ...extra,
     })
 

@@ -6,18 +6,19 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough, Readable } from 'node:stream'
 import { sql } from 'kysely'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate, migrateTo } from '../../src/db/migrate.js'
 import { SqlLinkStore } from '../../src/links/store.js'
-import { dumpLines } from '../../src/transfer/dump-lines.js'
-import { exportDatabase } from '../../src/transfer/export-database.js'
-import { importDatabase } from '../../src/transfer/import-database.js'
-import { createProgress } from '../../src/transfer/progress.js'
 import { createTestApp, type TestApp } from '../support/app.js'
-import { emptyPostgres, freshSqlite, postgresCheck, postgresPerFile } from '../support/databases.js'
+import {
+  freshSqlite,
+  postgresCheck,
+  postgresPerFile,
+  unmigratedPostgresPerTest,
+} from '../support/databases.js'
+import { dumpOf, importDump } from '../support/dumps.js'
 import { OWNED_AT, owner } from '../support/owners.js'
 import { expectStatus } from '../http/helpers.js'
 
@@ -177,19 +178,11 @@ it('are kept for the links an import of a dump writes, and are not dumped', asyn
       VALUES (NULL, 'short.test', 'https://short.test', ${now}, ${now})`.execute(source.db.kysely)
     await insertLinks(source.db, 1, 1, 'a-', 5)
     await insertLinks(source.db, 2, 1, 'b-', 2)
-    const out = new PassThrough()
-    const chunks: Buffer[] = []
-    out.on('data', (chunk: Buffer) => chunks.push(chunk))
-    await exportDatabase(source.db, out, createProgress({ write: () => true }, false))
-    const dump = Buffer.concat(chunks).toString()
+    const dump = await dumpOf(source.db)
     expect(dump).toContain('"links"')
     expect(dump).not.toContain('link_counts')
 
-    await importDatabase(
-      target.db,
-      dumpLines(Readable.from([Buffer.from(dump)])),
-      createProgress({ write: () => true }, false),
-    )
+    await importDump(target.db, dump)
     expect(await counts(target.db)).toEqual({ kept: { 1: 5, 2: 2 }, real: { 1: 5, 2: 2 } })
   } finally {
     await source.drop()
@@ -327,19 +320,10 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL', () => {
 })
 
 describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL, filled', () => {
-  let target: { url: string; drop(): Promise<void> }
+  const database = unmigratedPostgresPerTest('counts')
   let db: Db
-  beforeAll(async () => {
-    target = await emptyPostgres('counts')
-    db = openDatabase({ kind: 'postgres', url: target.url })
-  })
-  afterEach(async () => {
-    await sql`drop schema public cascade`.execute(db.kysely)
-    await sql`create schema public`.execute(db.kysely)
-  })
-  afterAll(async () => {
-    await db.close()
-    await target.drop()
+  beforeEach(() => {
+    db = database()
   })
 
   it('by the migration, from the links already there', async () => {
@@ -363,17 +347,10 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL, filled', 
       const alice = await owner(source.db, 'alice@example.com')
       const links = new SqlLinkStore(source.db)
       for (const alias of ['a1', 'a2', 'a3']) await links.create(alice.link(alias), [])
-      const out = new PassThrough()
-      const chunks: Buffer[] = []
-      out.on('data', (chunk: Buffer) => chunks.push(chunk))
-      await exportDatabase(source.db, out, createProgress({ write: () => true }, false))
-      expect(Buffer.concat(chunks).toString()).not.toContain('link_count')
+      const dump = await dumpOf(source.db)
+      expect(dump).not.toContain('link_count')
 
-      await importDatabase(
-        db,
-        dumpLines(Readable.from([Buffer.concat(chunks)])),
-        createProgress({ write: () => true }, false),
-      )
+      await importDump(db, dump)
       expect(await counts(db)).toEqual({ kept: { 1: 3 }, real: { 1: 3 } })
     } finally {
       await source.drop()

@@ -4,14 +4,11 @@
  * before children, every column of a kind a dump can carry, and an id sequence for every table
  * with an id.
  */
-import { PassThrough, Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Db } from '../../src/db/connect.js'
 import { liveTables, referencedTables } from '../../src/transfer/catalog.js'
 import { dumpLines } from '../../src/transfer/dump-lines.js'
-import { exportDatabase } from '../../src/transfer/export-database.js'
-import { createProgress } from '../../src/transfer/progress.js'
 import { planExport } from '../../src/transfer/source-check.js'
 import { TABLE_ORDER, TABLES } from '../../src/transfer/tables.js'
 import {
@@ -20,17 +17,9 @@ import {
   postgresCheck,
   type TestDatabase,
 } from '../support/databases.js'
+import { dumpOf } from '../support/dumps.js'
 
 const postgres = await postgresCheck()
-const quiet = createProgress({ write: () => true }, false)
-
-async function dumpOf(db: Db): Promise<string> {
-  const out = new PassThrough()
-  const chunks: Buffer[] = []
-  out.on('data', (chunk: Buffer) => chunks.push(chunk))
-  await exportDatabase(db, out, quiet)
-  return Buffer.concat(chunks).toString()
-}
 
 describe.each([
   ['SQLite', freshSqlite, true],

@@ -11,6 +11,7 @@ import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate } from '../../src/db/migrate.js'
 import { sql } from 'kysely'
 import pg from 'pg'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 
 export interface TestDatabase {
   db: Db
@@ -135,4 +136,27 @@ export function postgresPerFile(label?: string): {
       shared = null
     },
   }
+}
+
+/**
+ * For the tests of one `describe` that migrate a PostgreSQL database themselves (up to some
+ * migration, then on): one empty database for them all, its schema dropped after each test.
+ * Registers the hooks; the function returned gives the connection.
+ */
+export function unmigratedPostgresPerTest(label: string): () => Db {
+  let target: { url: string; drop(): Promise<void> }
+  let db: Db
+  beforeAll(async () => {
+    target = await emptyPostgres(label)
+    db = openDatabase({ kind: 'postgres', url: target.url })
+  })
+  afterEach(async () => {
+    await sql`drop schema public cascade`.execute(db.kysely)
+    await sql`create schema public`.execute(db.kysely)
+  })
+  afterAll(async () => {
+    await db.close()
+    await target.drop()
+  })
+  return () => db
 }

@@ -20,9 +20,20 @@ export async function owner(db: Db, email: string) {
     },
     OWNED_AT,
   )
-  const link = (alias: string): NewLinkRow => ({
-    user_id: user.id,
-    domain_id: domain.id,
+  const link = (alias: string): NewLinkRow => newLinkRow(user.id, domain.id, alias)
+  return { id: user.id, link }
+}
+
+/** A new link row with every default: no title, not locked, enabled, public, no clicks. */
+export function newLinkRow(
+  userId: number,
+  domainId: number,
+  alias: string,
+  at = OWNED_AT,
+): NewLinkRow {
+  return {
+    user_id: userId,
+    domain_id: domainId,
     alias,
     url: `https://example.com/${alias}`,
     title: null,
@@ -31,8 +42,7 @@ export async function owner(db: Db, email: string) {
     disabled: 0,
     privacy: 0,
     clicks: 0,
-    created_at: OWNED_AT,
-    updated_at: OWNED_AT,
-  })
-  return { id: user.id, link }
+    created_at: at,
+    updated_at: at,
+  }
 }
