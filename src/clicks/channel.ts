@@ -62,9 +62,19 @@ export class WorkerChannel implements ClickChannel {
   private finished = 0
   private readonly progress: (() => void)[] = []
 
-  /** `script`: the worker thread's entry, built in the composition root (composition/click-worker.ts). */
-  constructor(script: URL, database: DatabaseConfig, onError: (error: unknown) => void) {
-    this.worker = new Worker(script, { workerData: { database } })
+  /**
+   * `script`: the worker thread's entry, built in the composition root (composition/click-worker.ts).
+   * `searchIndex`: the thread also runs SQLite's search indexer (see `indexSearch`).
+   */
+  constructor(
+    script: URL,
+    database: DatabaseConfig,
+    onError: (error: unknown) => void,
+    options: { searchIndex?: boolean } = {},
+  ) {
+    this.worker = new Worker(script, {
+      workerData: { database, searchIndex: options.searchIndex === true },
+    })
     this.worker.on('message', (message: FromWorker) => {
       if (message.type === 'finished') {
         this.finished = message.count
@@ -86,6 +96,11 @@ export class WorkerChannel implements ClickChannel {
 
   get backlog(): number {
     return this.sent - this.finished
+  }
+
+  /** Links changed: the thread's search indexer takes the pending ones now. */
+  indexSearch(): void {
+    this.worker.postMessage({ type: 'index' })
   }
 
   onProgress(listener: () => void): void {

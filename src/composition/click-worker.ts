@@ -15,11 +15,15 @@ import { ClickGatherer } from '../clicks/gatherer.js'
 import { forgetClicksOfDeletedLinks, ORPHAN_SWEEP_MS } from '../clicks/orphans.js'
 import { clickStoreFor } from '../clicks/store.js'
 import { VisitorHasher } from '../clicks/visitor-hash.js'
+import { SearchIndexer } from '../links/search-indexer.js'
 import { WebhookOutbox } from '../webhooks/outbox.js'
 import { ClickWriter } from '../clicks/writer.js'
 
 type ToWorker =
-  { type: 'clicks'; columns: ClickColumns } | { type: 'settle'; id: number } | { type: 'close' }
+  | { type: 'clicks'; columns: ClickColumns }
+  | { type: 'settle'; id: number }
+  | { type: 'index' }
+  | { type: 'close' }
 
 const port = parentPort!
 const CHECKPOINT_MS = 1000
@@ -38,7 +42,11 @@ function yieldToRequests(): void {
   }
 }
 yieldToRequests()
-const db = openDatabase((workerData as { database: DatabaseConfig }).database)
+const { database, searchIndex: indexing } = workerData as {
+  database: DatabaseConfig
+  searchIndex: boolean
+}
+const db = openDatabase(database)
 const hasher = new VisitorHasher(db)
 const outbox = new WebhookOutbox(db)
 // click.recorded deliveries, in batches, for the users whose webhooks hear clicks: planned and
@@ -84,6 +92,16 @@ const checkpoints = setInterval(() => {
 }, CHECKPOINT_MS)
 checkpoints.unref()
 
+// SQLite's search indexer runs here for the request thread (links/search-indexer.ts): its own
+// writes' batches when the request thread says links changed, and every process's on sweeps.
+const searchIndex = indexing && db.sqlite ? new SearchIndexer(db) : null
+searchIndex?.start((error) =>
+  port.postMessage({
+    type: 'error',
+    message: `search indexing failed; will retry: ${(error as Error).message}`,
+  }),
+)
+
 // The request thread bounds what it hands over by what is finished here (see ClickRecorder).
 let reported = 0
 const reportProgress = () => {
@@ -98,6 +116,7 @@ progress.unref()
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'clicks') gatherer.add(message.columns)
+  else if (message.type === 'index') searchIndex?.indexNow()
   else if (message.type === 'settle') {
     void gatherer.writeNow().then(() => port.postMessage({ type: 'settled', id: message.id }))
   } else {
@@ -105,8 +124,8 @@ port.on('message', (message: ToWorker) => {
     clearInterval(sweeps)
     clearInterval(progress)
     clearInterval(checkpoints)
-    void gatherer
-      .close()
+    void Promise.resolve(searchIndex?.stop())
+      .then(() => gatherer.close())
       .then(() => db.close())
       .then(() => port.postMessage({ type: 'closed' }))
   }

@@ -73,11 +73,17 @@ export async function createRedirects(
     // copies pages into the database file and syncs it, which on the request thread stalled
     // every request for 30 to 300 ms a few times a second under a stream of API writes.
     services.db.sqlite?.pragma('wal_autocheckpoint = 0')
-    channel = new WorkerChannel(
+    // On SQLite, the same thread runs the search indexer (links/search-indexer.ts): its batches
+    // took a tenth of the request thread under a stream of creates.
+    const searchIndex = services.searchIndex
+    const worker = new WorkerChannel(
       new URL('./click-worker.js', import.meta.url),
       config.database,
       onError,
+      { searchIndex: searchIndex !== null },
     )
+    searchIndex?.runElsewhere(() => worker.indexSearch())
+    channel = worker
   }
   const recorder = new ClickRecorder(
     channel,

@@ -6,7 +6,8 @@
  *
  * Who runs it: the process that wrote, shortly after its writes (`nudge`, one run per
  * `debounceMs` however many writes), and every process at start and every `sweepMs`, for the
- * writes of other processes (cluster workers, the CLI, imports). Two processes may run it at
+ * writes of other processes (cluster workers, the CLI, imports). In a server it runs in the
+ * click-writing thread (`runElsewhere`, composition/click-worker.ts), off the request thread. Two processes may run it at
  * once: a batch takes the write lock first (`BEGIN IMMEDIATE`), so each pending link is taken
  * by one of them. A search never waits for it: pending links are candidates of every search.
  */
@@ -73,6 +74,8 @@ export class SearchIndexer {
   private again = false
   private stopped = false
   private onError: (error: unknown) => void = () => {}
+  /** Set by `runElsewhere`: what a nudge calls instead of indexing in this thread. */
+  private elsewhere: (() => void) | null = null
 
   constructor(
     private readonly db: Db,
@@ -86,14 +89,30 @@ export class SearchIndexer {
     if (this.stopped || this.debounce) return
     this.debounce = setTimeout(() => {
       this.debounce = null
-      this.kick()
+      if (this.elsewhere) this.elsewhere()
+      else this.kick()
     }, this.options.debounceMs ?? DEBOUNCE_MS)
     this.debounce.unref()
+  }
+
+  /**
+   * The batches run in another thread from now on (a server's click-writing thread, which has a
+   * connection of its own): a nudge, once its debounce is over, calls `indexThere`, and `start`
+   * indexes nothing here. The request thread then spends no time on the indexes.
+   */
+  runElsewhere(indexThere: () => void): void {
+    this.elsewhere = indexThere
+  }
+
+  /** Indexes what is pending now (a nudge from another thread, already debounced there). */
+  indexNow(): void {
+    this.kick()
   }
 
   /** Indexes what is pending now, then looks again every `sweepMs`; a failed batch is retried then. */
   start(onError: (error: unknown) => void): void {
     this.onError = onError
+    if (this.elsewhere) return
     this.kick()
     this.sweep = setInterval(() => this.kick(), this.options.sweepMs ?? 5000)
     this.sweep.unref()

@@ -172,6 +172,26 @@ describe('the indexer', () => {
     expect(await pendingIds()).toEqual([b])
   })
 
+  it('run elsewhere, hands each debounced nudge over and indexes nothing itself', async () => {
+    const indexer = new SearchIndexer(db, { debounceMs: 0 })
+    let handedOver = 0
+    indexer.runElsewhere(() => handedOver++)
+    const a = await addLink('handed', 'https://h.example/', null)
+    indexer.start(() => {})
+    indexer.nudge()
+    await vi.waitFor(() => expect(handedOver).toBe(1))
+    // Neither the start nor the nudge indexed here: the link is still pending.
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await pendingIds()).toEqual([a])
+    // What the other side runs on that word.
+    const there = new SearchIndexer(db)
+    there.indexNow()
+    await vi.waitFor(async () => expect(await pendingIds()).toEqual([]))
+    expect(await suffixRows()).toEqual(expectedSuffixes({ [a]: 'handed' }))
+    await indexer.stop()
+    await there.stop()
+  })
+
   it("merges a batch's segments after its commit, 4 pages at a time, the event loop turning between the steps", async () => {
     await addLink('merged', 'https://m.example/', 'Merged')
     const handle = db.sqlite!
