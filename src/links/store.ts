@@ -709,8 +709,8 @@ const SEARCH_PROBE = 1000
 
 /**
  * On PostgreSQL, a read of a user's number of links that sums more rows of changes than this
- * folds them into one (after the answer). Each create writes a row; the sum of 64 rows read by
- * the index costs a few dozen microseconds.
+ * folds them into one (after the answer). Each create statement writes a row; folding every 64
+ * keeps the sum a read of a few index entries.
  */
 const FOLD_CHANGES_AFTER = 64
 
