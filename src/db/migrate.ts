@@ -19,6 +19,7 @@ import { authGeneration } from './migrations/0012-auth-generation.js'
 import { postgresAliasSuffixes } from './migrations/0013-postgres-alias-suffixes.js'
 import { linkCounts } from './migrations/0014-link-counts.js'
 import { postgresLinkCounts } from './migrations/0015-postgres-link-counts.js'
+import { shortAliasSuffixes } from './migrations/0016-short-alias-suffixes.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -37,6 +38,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0013-postgres-alias-suffixes': postgresAliasSuffixes(dialect),
     '0014-link-counts': linkCounts(dialect),
     '0015-postgres-link-counts': postgresLinkCounts(dialect),
+    '0016-short-alias-suffixes': shortAliasSuffixes(dialect),
   }
 }
 

@@ -14,10 +14,22 @@ export interface Current {
   title: string | null
 }
 
-/** Every lower-cased suffix of an alias: "alias contains t" is "some suffix starts with t". */
+/**
+ * The shortest search term an index answers (in characters); a shorter one is compared with
+ * every link of the user (links/store.ts), so no index row shorter than this is ever read.
+ */
+export const INDEXED_TERM_MIN = 3
+
+/**
+ * Every lower-cased suffix of an alias at least INDEXED_TERM_MIN characters long: "alias contains
+ * t", for a term t of that many characters or more, is "some suffix starts with t" (migration
+ * 0016 dropped the shorter ones).
+ */
 export function aliasSuffixes(alias: string): string[] {
   const chars = [...alias.toLowerCase()]
-  return chars.map((_, i) => chars.slice(i).join(''))
+  const suffixes: string[] = []
+  for (let i = 0; i + INDEXED_TERM_MIN <= chars.length; i++) suffixes.push(chars.slice(i).join(''))
+  return suffixes
 }
 
 // The same as migration 0011's first fill (see there). The FTS5 table is made anew: emptied with
@@ -35,7 +47,7 @@ export const REBUILD = `
     WITH RECURSIVE positions(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM positions
       WHERE n < (SELECT max(length(alias)) FROM links))
     SELECT lower(substr(links.alias, positions.n)) AS suffix, links.id
-    FROM links JOIN positions ON positions.n <= length(links.alias)
+    FROM links JOIN positions ON positions.n <= length(links.alias) - ${INDEXED_TERM_MIN - 1}
     ORDER BY suffix, links.id;
   DELETE FROM links_search_pending;`
 

@@ -12,6 +12,7 @@ import {
   type IdList,
 } from '../db/sql-helpers.js'
 import { LINK_COUNTS, type LinkCountsTable } from '../db/migrations/0014-link-counts.js'
+import { INDEXED_TERM_MIN } from './search-index-sql.js'
 import {
   LINK_COUNT_DELTAS,
   type LinkCountDeltasTable,
@@ -461,7 +462,7 @@ export class SqlLinkStore implements LinkStore {
    */
   private async searchCondition(column: LinkFilter['searchBy'], term: string) {
     const contains = containsInsensitive(column, term, this.db.dialect)
-    if ([...term].length < 3) return contains
+    if ([...term].length < INDEXED_TERM_MIN) return contains
     if (this.db.dialect === 'postgres') {
       if (column !== 'alias') return contains
       const { rows } = await sql<{

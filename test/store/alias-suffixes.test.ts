@@ -9,7 +9,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/db/connect.js'
-import { migrateTo } from '../../src/db/migrate.js'
+import { migrate, migrateTo } from '../../src/db/migrate.js'
 import { aliasSuffixes } from '../../src/links/search-index-sql.js'
 import { SqlLinkStore } from '../../src/links/store.js'
 import {
@@ -61,13 +61,7 @@ describe.skipIf(!postgres.ok)('the alias suffix table on PostgreSQL', () => {
     const links = new SqlLinkStore(db)
     const alice = await owner(db, 'alice@example.com')
     const umlaut = await links.create(alice.link('ÄbcDé'), [])
-    expect(await held(db)).toEqual([
-      `${umlaut.id} bcdé`,
-      `${umlaut.id} cdé`,
-      `${umlaut.id} dé`,
-      `${umlaut.id} äbcdé`,
-      `${umlaut.id} é`,
-    ])
+    expect(await held(db)).toEqual([`${umlaut.id} bcdé`, `${umlaut.id} cdé`, `${umlaut.id} äbcdé`])
     const abab = await links.create(alice.link('abab'), [])
     const sale = await links.create(alice.link('Spring_Sale'), [])
     expect(await held(db)).toEqual(await expected(db))
@@ -75,8 +69,6 @@ describe.skipIf(!postgres.ok)('the alias suffix table on PostgreSQL', () => {
     await links.update(abab.id, { alias: 'Xyz' }, undefined)
     expect((await held(db)).filter((row) => row.startsWith(`${abab.id} `))).toEqual([
       `${abab.id} xyz`,
-      `${abab.id} yz`,
-      `${abab.id} z`,
     ])
     await links.update(sale.id, { alias: 'SPRING_sale', title: 'Sale' }, undefined)
     await links.update(umlaut.id, { url: 'https://example.com/other' }, undefined)
@@ -141,7 +133,10 @@ describe.skipIf(!postgres.ok)('the alias suffix table filled on PostgreSQL', () 
     expect(await migrateTo(db, '0013-postgres-alias-suffixes')).toEqual({
       applied: ['0013-postgres-alias-suffixes'],
     })
+    // Every suffix, until 0016 drops those shorter than a searched term can be.
     expect((await held(db)).length).toBe(5 + 5 + 11)
+    await migrate(db)
+    expect((await held(db)).length).toBe(3 + 3 + 9)
     expect(await held(db)).toEqual(await expected(db))
     expect(await aliasesFound(db, alice.id, '567')).toEqual(['b5678'])
   })
@@ -158,7 +153,7 @@ describe.skipIf(!postgres.ok)('the alias suffix table filled on PostgreSQL', () 
       await links.delete(gone.id)
       await importDump(db, await dumpOf(source.db))
       expect(await held(db)).toEqual(await expected(db))
-      expect((await held(db)).length).toBe(5 + 4 + 11 + 11)
+      expect((await held(db)).length).toBe(3 + 2 + 9 + 9)
       expect(await aliasesFound(db, alice.id, 'äbc')).toEqual(['ÄbcDé'])
       expect(await aliasesFound(db, alice.id, 'ring')).toEqual(['Spring_Sale', 'spring-sale'])
       expect(await aliasesFound(db, alice.id, 'g_s')).toEqual(['Spring_Sale'])

@@ -354,6 +354,16 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       expect(await found('g%s')).toEqual([])
       expect(await found('ring')).toEqual(['Spring_Sale', 'spring-sale'])
       expect(await found('spring-sale-and-more')).toEqual([])
+      // Indexed (SQLite; PostgreSQL's triggers did it already): the suffix rows hold three
+      // characters and more, so an alias's last three are found there, and terms of one and two
+      // characters, compared with every link, find the ends of aliases all the same.
+      await new SearchIndexer(db).drain()
+      expect(await found('cat')).toEqual(['Bobcat'])
+      expect(await found('ALE')).toEqual(['Spring_Sale', 'spring-sale'])
+      expect(await found('dé')).toEqual(['ÄbcDé'])
+      expect(await found('É')).toEqual(['ÄbcDé'])
+      expect(await found('at')).toEqual(['Bobcat'])
+      expect(await found('e')).toEqual(['Spring_Sale', 'spring-sale'])
       expect(await found('ÄbcDé!')).toEqual([])
 
       // Renamed: the old alias's inner parts are gone, the new one's found at once.

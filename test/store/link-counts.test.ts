@@ -156,7 +156,7 @@ it('are filled from the links already there when the migration runs', async () =
     await insertLinks(db, 1, 1, 'a-', 7)
     await insertLinks(db, 2, 1, 'b-', 3)
     expect(await migrate(db)).toEqual({
-      applied: ['0014-link-counts', '0015-postgres-link-counts'],
+      applied: ['0014-link-counts', '0015-postgres-link-counts', '0016-short-alias-suffixes'],
     })
     expect(await counts(db)).toEqual({ kept: { 1: 7, 2: 3 }, real: { 1: 7, 2: 3 } })
   } finally {
@@ -334,7 +334,9 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL, filled', 
       .insertInto('links')
       .values([alice.link('a1'), alice.link('a2'), bob.link('b1')])
       .execute()
-    expect(await migrate(db)).toEqual({ applied: ['0015-postgres-link-counts'] })
+    expect(await migrate(db)).toEqual({
+      applied: ['0015-postgres-link-counts', '0016-short-alias-suffixes'],
+    })
     expect(await counts(db)).toEqual({
       kept: { [alice.id]: 2, [bob.id]: 1 },
       real: { [alice.id]: 2, [bob.id]: 1 },

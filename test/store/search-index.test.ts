@@ -72,14 +72,19 @@ async function ftsHits(query: string): Promise<number[]> {
   return rows.map((r) => r.rowid)
 }
 
-describe('migration 0011', () => {
-  it('builds the suffixes and the trigram index of the links already stored, with nothing pending', async () => {
+describe('migrations 0011 and 0016', () => {
+  it('build the suffixes (three characters and more) and the trigram index of the links already stored, with nothing pending', async () => {
     const a = await addLink('Abc-1', 'https://one.example/path', 'First page')
     const b = await addLink('x_Y', 'https://two.example/', null)
+    await migrateTo(db, '0015-postgres-link-counts')
+    // 0011 wrote every suffix; 0016 drops those shorter than a searched term can be.
+    expect((await suffixRows()).length).toBe(5 + 3)
     await migrate(db)
     expect(await pendingIds()).toEqual([])
     expect(await suffixRows()).toEqual(expectedSuffixes({ [a]: 'Abc-1', [b]: 'x_Y' }))
-    expect(aliasSuffixes('Abc-1')).toEqual(['abc-1', 'bc-1', 'c-1', '-1', '1'])
+    expect(aliasSuffixes('Abc-1')).toEqual(['abc-1', 'bc-1', 'c-1'])
+    expect(aliasSuffixes('x_Y')).toEqual(['x_y'])
+    expect(aliasSuffixes('ab')).toEqual([])
     expect(await ftsHits('url : "one.example"')).toEqual([a])
     expect(await ftsHits('url : "example"')).toEqual([a, b])
     expect(await ftsHits('title : "first"')).toEqual([a])
