@@ -7,9 +7,10 @@
  * Who runs it: the process that wrote, shortly after its writes (`nudge`, one run per
  * `debounceMs` however many writes), and every process at start and every `sweepMs`, for the
  * writes of other processes (cluster workers, the CLI, imports). In a server it runs in the
- * click-writing thread (`runElsewhere`, composition/click-worker.ts), off the request thread. Two processes may run it at
- * once: a batch takes the write lock first (`BEGIN IMMEDIATE`), so each pending link is taken
- * by one of them. A search never waits for it: pending links are candidates of every search.
+ * click-writing thread (`runElsewhere`, composition/click-worker.ts), off the request thread.
+ * Two processes may run it at once: a batch takes the write lock first (`BEGIN IMMEDIATE`), so
+ * each pending link is taken by one of them. A search never waits for it: pending links are
+ * candidates of every search.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type SQLite from 'better-sqlite3'

@@ -12,7 +12,6 @@ import {
   type IdList,
 } from '../db/sql-helpers.js'
 import { LINK_COUNTS, type LinkCountsTable } from '../db/migrations/0014-link-counts.js'
-import { INDEXED_TERM_MIN } from './search-index-sql.js'
 import {
   LINK_COUNT_DELTAS,
   type LinkCountDeltasTable,
@@ -20,6 +19,7 @@ import {
 import type { Database, DomainRow, LinkRow, LinkRowUpdate, NewLinkRow } from '../db/types.js'
 import { NotFoundError } from '../shared/errors.js'
 import type { LinkKey } from '../shared/link-keys.js'
+import { INDEXED_TERM_MIN } from './search-index-sql.js'
 
 export type LinkStatus = 'active' | 'expired' | 'disabled'
 
@@ -548,29 +548,26 @@ export class SqlLinkStore implements LinkStore {
   private readonly updates = new Map<string, (...values: unknown[]) => Promise<LinkRow[]>>()
 
   /**
-   * The update of the given columns of one link, built and compiled once per set of columns
-   * (db/prepared.ts), not at every update: an API update changes a few columns, the same few
-   * from call to call. At most UPDATE_SHAPES sets are kept; any other is prepared for its call.
+   * The update of the given columns of one link (in name order), built and compiled once per set
+   * of columns (db/prepared.ts), not at every update: an API update changes a few columns, the
+   * same few from call to call. At most UPDATE_SHAPES sets are kept prepared; any other runs
+   * through the query builder (on PostgreSQL a prepared query is a statement named on every
+   * connection for the life of the process, so the sets must stay few).
    */
   private updateOf(columns: string[]): (...values: unknown[]) => Promise<LinkRow[]> {
     const shape = columns.join(',')
-    let run = this.updates.get(shape)
-    if (run === undefined) {
-      run = prepared(
-        () => this.db,
-        columns.length + 1,
-        (...values: unknown[]) =>
-          this.db.kysely
-            .updateTable('links')
-            .set(
-              Object.fromEntries(columns.map((column, i) => [column, values[i]])) as LinkRowUpdate,
-            )
-            .where('id', '=', values[columns.length] as number)
-            // Its columns by name, as the insert's.
-            .returning(['id', ...NEW_LINK_COLUMNS]),
-      )
-      if (this.updates.size < UPDATE_SHAPES) this.updates.set(shape, run)
-    }
+    const kept = this.updates.get(shape)
+    if (kept !== undefined) return kept
+    const build = (...values: unknown[]) =>
+      this.db.kysely
+        .updateTable('links')
+        .set(Object.fromEntries(columns.map((column, i) => [column, values[i]])) as LinkRowUpdate)
+        .where('id', '=', values[columns.length] as number)
+        // Its columns by name, as the insert's.
+        .returning(['id', ...NEW_LINK_COLUMNS])
+    if (this.updates.size >= UPDATE_SHAPES) return (...values) => build(...values).execute()
+    const run = prepared(() => this.db, columns.length + 1, build)
+    this.updates.set(shape, run)
     return run
   }
 
@@ -578,9 +575,9 @@ export class SqlLinkStore implements LinkStore {
     return this.db.transaction(async () => {
       const trx = this.db.kysely
       // A column given as undefined is not changed (as the query builder's `set` leaves it).
-      const columns = Object.keys(changes).filter(
-        (column) => changes[column as keyof LinkRowUpdate] !== undefined,
-      )
+      const columns = Object.keys(changes)
+        .filter((column) => changes[column as keyof LinkRowUpdate] !== undefined)
+        .sort()
       const values = columns.map((column) => changes[column as keyof LinkRowUpdate])
       const [link] = await this.updateOf(columns)(...values, id)
       // Deleted since the service read it: gone, as a read after the delete would say.

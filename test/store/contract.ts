@@ -559,6 +559,36 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
         'https://example.com/upd-b',
         0,
       ])
+      // More sets of columns than are kept prepared, each given in two orders: every update
+      // still writes exactly its columns.
+      const flags = [
+        'disabled',
+        'privacy',
+        'title_locked',
+        'target_type',
+        'clicks',
+        'ends_at',
+        'expiration_clicks',
+      ] as const
+      for (let set = 1; set <= 70; set++) {
+        const changes: Record<string, number> = { updated_at: T + 10 + set }
+        flags.forEach((flag, bit) => {
+          if (set & (1 << bit)) changes[flag] = set
+        })
+        const reversed = Object.fromEntries(Object.entries(changes).reverse())
+        for (const given of [changes, reversed]) {
+          const after = await links.update(a.id, given as never, undefined)
+          for (const flag of flags) {
+            const was = set & (1 << flags.indexOf(flag)) ? set : undefined
+            if (was !== undefined) expect(after[flag]).toBe(was)
+          }
+          expect([after.updated_at, after.url, after.title]).toEqual([
+            T + 10 + set,
+            'https://example.com/three',
+            'Two',
+          ])
+        }
+      }
       // A link deleted meanwhile is not found, and nothing is written.
       await links.delete(b.id)
       await expect(links.update(b.id, { title: 'Late', updated_at: T + 4 }, [])).rejects.toThrow(
