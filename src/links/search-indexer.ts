@@ -64,6 +64,17 @@ export interface SearchIndexerOptions {
  */
 const MERGE_SLICE_PAGES = 4
 
+/**
+ * While links are still pending after a batch (a full batch), its merge work is owed instead of
+ * done: the next batch goes first, and what is owed is done once the backlog is indexed. Under a
+ * stream of creates, the merges after every batch held SQLite's write lock about as long as the
+ * batches themselves, and the indexer fell behind (docs/performance.md, "Twelfth round"). At
+ * most this many pages are owed: however long the backlog lasts, FTS5 meanwhile keeps each level
+ * of its index under 16 segments by itself (its `crisismerge`), and this is what brings the
+ * levels down afterwards.
+ */
+export const MERGE_DEBT_MAX = 1024
+
 export class SearchIndexer {
   // The root builder, taken outside any transaction: a timer set while a unit of work is open
   // would otherwise see that (finished) transaction through `db.kysely`.
@@ -77,6 +88,8 @@ export class SearchIndexer {
   private onError: (error: unknown) => void = () => {}
   /** Set by `runElsewhere`: what a nudge calls instead of indexing in this thread. */
   private elsewhere: (() => void) | null = null
+  /** Merge work owed by the batches taken while a backlog lasted, in pages (MERGE_DEBT_MAX). */
+  private owed = 0
 
   constructor(
     private readonly db: Db,
@@ -178,12 +191,13 @@ export class SearchIndexer {
 
   /**
    * One batch, holding the process's SQLite connection (no other query runs meanwhile), then
-   * its merge work.
+   * the merge work owed once no link is left pending (MERGE_DEBT_MAX).
    */
   private async runBatch(): Promise<number> {
     const handle = this.db.sqlite
     if (!handle?.open) return 0
     const statements = (this.statements ??= prepare(handle))
+    const size = this.options.batch ?? 100
     const indexed = await this.root.connection().execute(async () => {
       // The batch's pages (a few hundred: suffixes land all over their B-tree) are copied from
       // the WAL into the database by the click-writing thread's checkpoints in a server (see
@@ -192,21 +206,25 @@ export class SearchIndexer {
       // handler: another cluster worker's writes must not stall this process.
       return writeTransaction(handle, () => this.indexBatch(statements))
     })
-    if (indexed > 0) await this.merge(handle, statements)
+    if (indexed > 0) {
+      this.owed = Math.min(this.owed + (this.options.mergePages ?? 16), MERGE_DEBT_MAX)
+    }
+    // A full batch leaves links pending: the next batch goes first.
+    if (indexed < size) await this.merge(handle, statements)
     return indexed
   }
 
   /**
-   * The batch's merge work, a slice at a time, each holding the connection only while it runs:
+   * The merge work owed, a slice at a time, each holding the connection only while it runs:
    * requests are served between the slices.
    */
   private async merge(handle: SQLite.Database, s: Statements): Promise<void> {
-    for (let left = this.options.mergePages ?? 16; left > 0 && !this.stopped;) {
-      const pages = Math.min(left, MERGE_SLICE_PAGES)
+    while (this.owed > 0 && !this.stopped) {
+      const slice = Math.min(this.owed, MERGE_SLICE_PAGES)
       await nextTurn()
       if (!handle.open) return
-      await this.root.connection().execute(() => writeTransaction(handle, () => s.merge.run(pages)))
-      left -= pages
+      await this.root.connection().execute(() => writeTransaction(handle, () => s.merge.run(slice)))
+      this.owed -= slice
     }
   }
 

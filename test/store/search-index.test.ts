@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate, migrateTo } from '../../src/db/migrate.js'
 import { aliasSuffixes } from '../../src/links/search-index-sql.js'
-import { SearchIndexer } from '../../src/links/search-indexer.js'
+import { MERGE_DEBT_MAX, SearchIndexer } from '../../src/links/search-indexer.js'
 
 const T = 1_700_000_000_000
 
@@ -236,5 +236,55 @@ describe('the indexer', () => {
     const at = steps.map((step, i) => (step.startsWith('merge') ? i : -1)).filter((i) => i >= 0)
     for (let i = 1; i < at.length; i++) expect(steps.slice(at[i - 1]! + 1, at[i])).toContain('turn')
     expect(await ftsHits('title : "merged"')).toHaveLength(1)
+  })
+
+  /** Calls `step(pages)` before each merge step the indexer runs on `db`'s connection. */
+  function onMerge(step: (pages: number) => void): () => void {
+    const handle = db.sqlite!
+    const prepare = handle.prepare.bind(handle)
+    const spy = vi.spyOn(handle, 'prepare').mockImplementation(((source: string) => {
+      const statement = prepare(source)
+      if (source.includes("'merge'")) {
+        const run = statement.run.bind(statement)
+        statement.run = (...params: unknown[]) => {
+          step(Number(params[0]))
+          return run(...params)
+        }
+      }
+      return statement
+    }) as typeof handle.prepare)
+    return () => spy.mockRestore()
+  }
+
+  it('owes the merge work of full batches while links are pending, and does it once none is', async () => {
+    for (let i = 0; i < 5; i++) await addLink(`owed${i}`, `https://o.example/${i}`, `Owed ${i}`)
+    const reader = new SQLite(join(dir, 'search.db'), { readonly: true })
+    const pending = () =>
+      (reader.prepare('SELECT count(*) AS n FROM links_search_pending').get() as { n: number }).n
+    const steps: string[] = []
+    const restore = onMerge((pages) => steps.push(`merge ${pages}, ${pending()} pending`))
+    try {
+      // Batches of 2, 2 and 1: the first two are full and leave links pending.
+      expect(await new SearchIndexer(db, { batch: 2 }).drain()).toBe(5)
+    } finally {
+      restore()
+      reader.close()
+    }
+    // Three batches' work (16 pages each), all of it after the last batch.
+    expect(steps).toEqual(Array(12).fill('merge 4, 0 pending'))
+    expect(await ftsHits('title : "owed"')).toHaveLength(5)
+  })
+
+  it(`owes at most ${MERGE_DEBT_MAX} pages of merge work however long the backlog`, async () => {
+    for (let i = 0; i < 3; i++) await addLink(`cap${i}`, `https://c.example/${i}`, `Cap ${i}`)
+    let pages = 0
+    const restore = onMerge((step) => (pages += step))
+    try {
+      // Three batches owing 1,000 pages each.
+      expect(await new SearchIndexer(db, { batch: 1, mergePages: 1000 }).drain()).toBe(3)
+    } finally {
+      restore()
+    }
+    expect(pages).toBe(MERGE_DEBT_MAX)
   })
 })
