@@ -65,15 +65,21 @@ export class WorkerChannel implements ClickChannel {
   /**
    * `script`: the worker thread's entry, built in the composition root (composition/click-worker.ts).
    * `searchIndex`: the thread also runs SQLite's search indexer (see `indexSearch`).
+   * `writeLock`: the request thread's turns at SQLite's write lock, which the thread's writes
+   * take after the request thread's (db/write-lock.ts, WriteLockTurns).
    */
   constructor(
     script: URL,
     database: DatabaseConfig,
     onError: (error: unknown) => void,
-    options: { searchIndex?: boolean } = {},
+    options: { searchIndex?: boolean; writeLock?: SharedArrayBuffer } = {},
   ) {
     this.worker = new Worker(script, {
-      workerData: { database, searchIndex: options.searchIndex === true },
+      workerData: {
+        database,
+        searchIndex: options.searchIndex === true,
+        writeLock: options.writeLock ?? null,
+      },
     })
     this.worker.on('message', (message: FromWorker) => {
       if (message.type === 'finished') {

@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import type { DatabaseConfig } from '../config.js'
 import { checkpoint } from '../db/checkpoint.js'
 import { openDatabase } from '../db/connect.js'
+import { shareWriteLock, WriteLockTurns } from '../db/write-lock.js'
 import type { ClickColumns } from '../clicks/columns.js'
 import { ClickDescriber } from '../clicks/describe.js'
 import { ClickGatherer } from '../clicks/gatherer.js'
@@ -42,11 +43,20 @@ function yieldToRequests(): void {
   }
 }
 yieldToRequests()
-const { database, searchIndex: indexing } = workerData as {
+const {
+  database,
+  searchIndex: indexing,
+  writeLock,
+} = workerData as {
   database: DatabaseConfig
   searchIndex: boolean
+  writeLock: SharedArrayBuffer | null
 }
 const db = openDatabase(database)
+// This thread's writes take SQLite's write lock after the request thread's (db/write-lock.ts).
+if (writeLock !== null && db.sqlite) {
+  shareWriteLock(db.sqlite, new WriteLockTurns(writeLock), 'background')
+}
 const hasher = new VisitorHasher(db)
 const outbox = new WebhookOutbox(db)
 // click.recorded deliveries, in batches, for the users whose webhooks hear clicks: planned and

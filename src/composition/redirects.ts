@@ -16,6 +16,7 @@ import { RedisRotationCounter, SqlRotationCounter } from '../cluster/rotation.js
 import type { Config } from '../config.js'
 import type { Services } from '../services.js'
 import { sharedSecret } from '../db/settings.js'
+import { shareWriteLock, WriteLockTurns } from '../db/write-lock.js'
 import { MemoryCounters, type Counters } from '../limits/window-counters.js'
 import { CountingAttemptLimiter } from '../limits/attempt-limiter.js'
 import { RedirectEngine } from '../redirects/engine.js'
@@ -72,7 +73,11 @@ export async function createRedirects(
     // The click-writing thread checkpoints the SQLite log (see click-worker.ts): a checkpoint
     // copies pages into the database file and syncs it, which on the request thread stalled
     // every request for 30 to 300 ms a few times a second under a stream of API writes.
-    services.db.sqlite?.pragma('wal_autocheckpoint = 0')
+    const sqlite = services.db.sqlite
+    sqlite?.pragma('wal_autocheckpoint = 0')
+    // The request thread's writes take SQLite's write lock before the thread's (write-lock.ts).
+    const turns = sqlite === null ? null : new WriteLockTurns()
+    if (sqlite !== null) shareWriteLock(sqlite, turns!, 'requests')
     // On SQLite, the same thread runs the search indexer (links/search-indexer.ts): its batches
     // took a tenth of the request thread under a stream of creates.
     const searchIndex = services.searchIndex
@@ -80,7 +85,7 @@ export async function createRedirects(
       new URL('./click-worker.js', import.meta.url),
       config.database,
       onError,
-      { searchIndex: searchIndex !== null },
+      { searchIndex: searchIndex !== null, ...(turns ? { writeLock: turns.buffer } : {}) },
     )
     searchIndex?.runElsewhere(() => worker.indexSearch())
     channel = worker

@@ -2,7 +2,8 @@
  * Waiting for SQLite's write lock (src/db/write-lock.ts): while another connection holds it, a
  * commit group and the search indexer wait on timers, and the process's event loop goes on
  * (SQLite's busy handler would sleep inside the call). Another connection of the same file
- * stands for a second cluster worker.
+ * stands for a second cluster worker; two more, sharing their turns, for the request thread and
+ * the click-writing thread of one process.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,7 +13,12 @@ import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate } from '../../src/db/migrate.js'
-import { beginImmediate } from '../../src/db/write-lock.js'
+import {
+  beginImmediate,
+  shareWriteLock,
+  writeTransaction,
+  WriteLockTurns,
+} from '../../src/db/write-lock.js'
 import { SqlImportStore } from '../../src/imports/store.js'
 import { SqlRotationCounter } from '../../src/cluster/rotation.js'
 import { SearchIndexer } from '../../src/links/search-indexer.js'
@@ -220,5 +226,68 @@ describe('waiting for the write lock', () => {
     expect(
       other.prepare('SELECT suffix FROM links_search_suffixes ORDER BY suffix').pluck().all(),
     ).toEqual(['aits', 'its', 'waits'])
+  })
+})
+
+describe("the request thread's turns before a background thread's (WriteLockTurns)", () => {
+  let requests: SQLite.Database
+  let background: SQLite.Database
+  let turns: WriteLockTurns
+
+  beforeEach(() => {
+    requests = new SQLite(path)
+    background = new SQLite(path)
+    turns = new WriteLockTurns()
+    shareWriteLock(requests, turns, 'requests')
+    // The background thread's view of the same shared memory.
+    shareWriteLock(background, new WriteLockTurns(turns.buffer), 'background')
+  })
+  afterEach(() => {
+    requests.close()
+    background.close()
+  })
+
+  it("lets the request thread's waiting write take the lock before the background's", async () => {
+    other.exec('BEGIN IMMEDIATE')
+    const order: string[] = []
+    const first = beginImmediate(requests).then(() => {
+      order.push('requests')
+      requests.exec('COMMIT')
+    })
+    await sleep(10)
+    other.exec('COMMIT')
+    // The lock is free now: without the turns, the background would take it at once.
+    const second = writeTransaction(background, () => order.push('background'))
+    await Promise.all([first, second])
+    expect(order).toEqual(['requests', 'background'])
+  })
+
+  it('takes the lock at once when the request thread does not wait', async () => {
+    const order: string[] = []
+    await writeTransaction(background, () => order.push('background'))
+    expect(order).toEqual(['background'])
+  })
+
+  it('wakes a waiting request thread when the background ends a transaction, not at its timer', async () => {
+    const theirs = new WriteLockTurns(turns.buffer)
+    const seen = turns.releases()
+    const woken = turns.releasedSince(seen, 60_000).then(() => 'woken')
+    await sleep(5)
+    theirs.released()
+    expect(await Promise.race([woken, sleep(2000).then(() => 'timer')])).toBe('woken')
+    // A release between the look and the wait is not missed.
+    const stale = turns.releases()
+    theirs.released()
+    const late = turns.releasedSince(stale, 60_000).then(() => 'woken')
+    expect(await Promise.race([late, sleep(2000).then(() => 'timer')])).toBe('woken')
+  })
+
+  it('lets the background go after a while when the request thread waits on', async () => {
+    turns.waiting(+1)
+    const started = Date.now()
+    await new WriteLockTurns(turns.buffer).afterRequests()
+    // YIELD_MAX_MS is 50.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45)
+    turns.waiting(-1)
   })
 })
