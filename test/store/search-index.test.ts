@@ -57,6 +57,24 @@ function expectedSuffixes(links: Record<number, string>): string[] {
     .sort()
 }
 
+/** Calls `step(pages)` before each merge step the indexer runs on `db`'s connection. */
+function onMerge(step: (pages: number) => void): () => void {
+  const handle = db.sqlite!
+  const prepare = handle.prepare.bind(handle)
+  const spy = vi.spyOn(handle, 'prepare').mockImplementation(((source: string) => {
+    const statement = prepare(source)
+    if (source.includes("'merge'")) {
+      const run = statement.run.bind(statement)
+      statement.run = (...params: unknown[]) => {
+        step(Number(params[0]))
+        return run(...params)
+      }
+    }
+    return statement
+  }) as typeof handle.prepare)
+  return () => spy.mockRestore()
+}
+
 async function pendingIds(): Promise<number[]> {
   const { rows } = await sql<{ link_id: number }>`
     SELECT link_id FROM links_search_pending ORDER BY link_id`.execute(db.kysely)
@@ -199,24 +217,14 @@ describe('the indexer', () => {
 
   it("merges a batch's segments after its commit, 4 pages at a time, the event loop turning between the steps", async () => {
     await addLink('merged', 'https://m.example/', 'Merged')
-    const handle = db.sqlite!
     const steps: string[] = []
     const reader = new SQLite(join(dir, 'search.db'), { readonly: true })
     const committed = () =>
       (reader.prepare('SELECT count(*) AS n FROM links_search_pending').get() as { n: number })
         .n === 0
-    const prepare = handle.prepare.bind(handle)
-    const spy = vi.spyOn(handle, 'prepare').mockImplementation(((source: string) => {
-      const statement = prepare(source)
-      if (source.includes("'merge'")) {
-        const run = statement.run.bind(statement)
-        statement.run = (...params: unknown[]) => {
-          steps.push(`merge ${String(params[0])}${committed() ? ', batch committed' : ''}`)
-          return run(...params)
-        }
-      }
-      return statement
-    }) as typeof handle.prepare)
+    const restore = onMerge((pages) =>
+      steps.push(`merge ${pages}${committed() ? ', batch committed' : ''}`),
+    )
     let turning = true
     const turn = () => {
       steps.push('turn')
@@ -227,7 +235,7 @@ describe('the indexer', () => {
       expect(await new SearchIndexer(db).drain()).toBe(1)
     } finally {
       turning = false
-      spy.mockRestore()
+      restore()
       reader.close()
     }
     const merges = steps.filter((step) => step.startsWith('merge'))
@@ -237,24 +245,6 @@ describe('the indexer', () => {
     for (let i = 1; i < at.length; i++) expect(steps.slice(at[i - 1]! + 1, at[i])).toContain('turn')
     expect(await ftsHits('title : "merged"')).toHaveLength(1)
   })
-
-  /** Calls `step(pages)` before each merge step the indexer runs on `db`'s connection. */
-  function onMerge(step: (pages: number) => void): () => void {
-    const handle = db.sqlite!
-    const prepare = handle.prepare.bind(handle)
-    const spy = vi.spyOn(handle, 'prepare').mockImplementation(((source: string) => {
-      const statement = prepare(source)
-      if (source.includes("'merge'")) {
-        const run = statement.run.bind(statement)
-        statement.run = (...params: unknown[]) => {
-          step(Number(params[0]))
-          return run(...params)
-        }
-      }
-      return statement
-    }) as typeof handle.prepare)
-    return () => spy.mockRestore()
-  }
 
   it('owes the merge work of full batches while links are pending, and does it once none is', async () => {
     for (let i = 0; i < 5; i++) await addLink(`owed${i}`, `https://o.example/${i}`, `Owed ${i}`)
