@@ -74,6 +74,7 @@ export async function startService(
   const services = createServices(db, {
     ...serviceOptionsFrom(config),
     ...(redis ? { sessionStore: new RedisSessionStore(redis, IDLE_TIMEOUT_MS / 1000) } : {}),
+    log,
   })
   const defaultDomain = await services.domains.ensureDefault(config.publicUrl)
   const subscriber = config.redisUrl ? connectRedis(config.redisUrl, () => {}, true) : null

@@ -47,6 +47,8 @@ export interface ServiceOptions {
   sessionStore?: SessionStore
   /** Random aliases of new links (tests script them; see LinkServiceDeps). */
   randomAlias?: (attempt: number) => string
+  /** Where work done after an answer reports a failure (the server's log). */
+  log?: (message: string) => (error: unknown) => void
 }
 
 export function createServices(db: Db, options: ServiceOptions) {
@@ -55,7 +57,10 @@ export function createServices(db: Db, options: ServiceOptions) {
     domains: new SqlDomainStore(db),
     spaces: new SqlSpaceStore(db),
     pixels: new SqlPixelStore(db),
-    links: new SqlLinkStore(db),
+    links: new SqlLinkStore(
+      db,
+      options.log?.('folding the rows of a count of links failed; the next list tries again'),
+    ),
   }
   const now = options.now ?? Date.now
   const changes = new Changes()

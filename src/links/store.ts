@@ -202,7 +202,14 @@ function splitRead(read: RowRead): LinkRow {
 }
 
 export class SqlLinkStore implements LinkStore {
-  constructor(private readonly db: Db) {}
+  /**
+   * `failed`: told of what fails after an answer was given (a fold of the counts of links, which
+   * the next read tries again); the server logs it.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly failed: (error: unknown) => void = () => {},
+  ) {}
 
   // What every request about one link asks (prepared, see db/prepared.ts): on SQLite the link
   // alone, its domain and pixels being statements of their own, which cost less there; on
@@ -325,7 +332,7 @@ export class SqlLinkStore implements LinkStore {
       // After the answer: a fold is one statement, so a failed one changes nothing, and the
       // next read that finds too many rows tries again.
       this.foldLinkCounts(userId)
-        .catch(() => {})
+        .catch(this.failed)
         .finally(() => this.folding.delete(userId))
     }
     return links

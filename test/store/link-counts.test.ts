@@ -297,6 +297,39 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL', () => {
     expect((await links.list(alice.id, everything, firstPage, OWNED_AT)).total).toBe(0)
   })
 
+  it('report a fold that fails and lose nothing by it; the next read folds', async () => {
+    const reported: unknown[] = []
+    const links = new SqlLinkStore(db, (error) => reported.push(error))
+    const alice = await owner(db, 'alice@example.com')
+    for (let i = 0; i < 70; i++) await links.create(alice.link(`link-${i}`), [])
+    // A create writes a row of +1; a fold writes the sum of the rows it takes: refused here.
+    await sql`CREATE FUNCTION refuse_sums() RETURNS trigger LANGUAGE plpgsql
+      AS $$ BEGIN RAISE EXCEPTION 'no sums here'; END $$`.execute(db.kysely)
+    await sql`CREATE TRIGGER refuse_sums BEFORE INSERT ON link_count_deltas FOR EACH ROW
+      WHEN (NEW.delta > 1) EXECUTE FUNCTION refuse_sums()`.execute(db.kysely)
+    const waitFor = async (done: () => Promise<boolean>) => {
+      for (let tries = 0; !(await done()) && tries < 100; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    }
+
+    try {
+      expect((await links.list(alice.id, everything, firstPage, OWNED_AT)).total).toBe(70)
+      await waitFor(async () => reported.length > 0)
+      expect(reported.map((error) => (error as Error).message)).toEqual(['no sums here'])
+      expect(await changeRows(db, alice.id)).toBe(70)
+      expect(await counts(db)).toEqual({ kept: { [alice.id]: 70 }, real: { [alice.id]: 70 } })
+    } finally {
+      // The database is emptied for the next test, not made anew.
+      await sql`DROP TRIGGER refuse_sums ON link_count_deltas`.execute(db.kysely)
+      await sql`DROP FUNCTION refuse_sums()`.execute(db.kysely)
+    }
+    expect((await links.list(alice.id, everything, firstPage, OWNED_AT)).total).toBe(70)
+    await waitFor(async () => (await changeRows(db, alice.id)) === 1)
+    expect(await changeRows(db, alice.id)).toBe(1)
+    expect(reported).toHaveLength(1)
+  })
+
   it('lose no change when folds run beside each other and beside creates', async () => {
     const links = new SqlLinkStore(db)
     const alice = await owner(db, 'alice@example.com')
