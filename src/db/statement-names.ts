@@ -24,6 +24,11 @@ export function statementNameOf(text: string): string | undefined {
   return names.get(text)
 }
 
+/** How many texts are named: each is a statement on every connection that ran it. */
+export function namedStatements(): number {
+  return names.size
+}
+
 export function forgetStatement(text: string): void {
   names.delete(text)
   forgotten.add(text)

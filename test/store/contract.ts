@@ -4,6 +4,7 @@
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/db/connect.js'
+import { namedStatements } from '../../src/db/statement-names.js'
 import { aggregate } from '../../src/clicks/aggregate.js'
 import { forgetClicksOfDeletedLinks } from '../../src/clicks/orphans.js'
 import { clickStoreFor } from '../../src/clicks/store.js'
@@ -520,6 +521,34 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       expect(await links.find(alice, onDomain.id)).toBeUndefined()
       expect((await links.find(alice, kept.id))?.alias).toBe('kept')
       expect((await links.pixelIdsOf([kept.id])).get(kept.id)).toBeUndefined()
+    })
+
+    it('keeps at most 64 sets of columns of an update prepared, and stores any other set all the same', async () => {
+      const a = await links.create(link('shapes'), [])
+      const columns = {
+        title: 'Shaped',
+        url: 'https://example.com/shaped',
+        disabled: 1,
+        privacy: 1,
+        ends_at: T + 5,
+        expiration_clicks: 9,
+        expiration_url: 'https://example.com/after',
+      }
+      const named = namedStatements()
+      // 70 sets of these columns, each with updated_at.
+      const sets = Array.from({ length: 70 }, (_, i) =>
+        Object.keys(columns).filter((_, bit) => ((i + 1) >> bit) & 1),
+      )
+      for (const [i, set] of sets.entries()) {
+        const changes = Object.fromEntries(
+          set.map((column) => [column, columns[column as keyof typeof columns]]),
+        )
+        const updated = await links.update(a.id, { ...changes, updated_at: T + i }, undefined)
+        expect(updated).toMatchObject({ ...changes, updated_at: T + i })
+      }
+      // On PostgreSQL, a prepared set is a statement named on each connection.
+      expect(namedStatements() - named).toBeLessThanOrEqual(64)
+      expect(await links.find(alice, a.id)).toMatchObject({ ...columns, updated_at: T + 69 })
     })
 
     it('updates the columns given, whichever they are from call to call, and no other link', async () => {
