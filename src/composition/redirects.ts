@@ -74,10 +74,14 @@ export async function createRedirects(
     // copies pages into the database file and syncs it, which on the request thread stalled
     // every request for 30 to 300 ms a few times a second under a stream of API writes.
     const sqlite = services.db.sqlite
-    sqlite?.pragma('wal_autocheckpoint = 0')
-    // The request thread's writes take SQLite's write lock before the thread's (write-lock.ts).
-    const turns = sqlite === null ? null : new WriteLockTurns()
-    if (sqlite !== null) shareWriteLock(sqlite, turns!, 'requests')
+    let writeLock: SharedArrayBuffer | undefined
+    if (sqlite !== null) {
+      sqlite.pragma('wal_autocheckpoint = 0')
+      // The request thread's writes take SQLite's write lock before the thread's (write-lock.ts).
+      const turns = new WriteLockTurns()
+      shareWriteLock(sqlite, turns, 'requests')
+      writeLock = turns.buffer
+    }
     // On SQLite, the same thread runs the search indexer (links/search-indexer.ts): its batches
     // took a tenth of the request thread under a stream of creates.
     const searchIndex = services.searchIndex
@@ -85,7 +89,7 @@ export async function createRedirects(
       new URL('./click-worker.js', import.meta.url),
       config.database,
       onError,
-      { searchIndex: searchIndex !== null, ...(turns ? { writeLock: turns.buffer } : {}) },
+      { searchIndex: searchIndex !== null, writeLock },
     )
     searchIndex?.runElsewhere(() => worker.indexSearch())
     channel = worker
