@@ -27,7 +27,7 @@ import { AsyncResource } from 'node:async_hooks'
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from './types.js'
-import { beginImmediate, statementsOf } from './write-lock.js'
+import { beginImmediate, statementsOf, transactionEnded } from './write-lock.js'
 
 const GROUP_MAX = 64
 
@@ -106,7 +106,6 @@ export class CommitGroups {
   }
 
   private async group(connection: Kysely<Database>): Promise<void> {
-    const { sql } = this
     try {
       await beginImmediate(this.handle)
     } catch (error) {
@@ -115,6 +114,21 @@ export class CommitGroups {
       this.queue.shift()?.reject(error)
       return
     }
+    let stored: [Member, unknown][] = []
+    try {
+      stored = await this.runGroup(connection)
+    } finally {
+      transactionEnded(this.handle)
+    }
+    for (const [member, value] of stored) member.resolve(value)
+  }
+
+  /**
+   * The members of one group, in the transaction `group` has begun, and its commit: the members
+   * stored, to be resolved (the others are rejected here).
+   */
+  private async runGroup(connection: Kysely<Database>): Promise<[Member, unknown][]> {
+    const { sql } = this
     const done: [Member, unknown][] = []
     for (let count = 0; count < GROUP_MAX && this.queue.length > 0; count++) {
       const member = this.queue.shift()!
@@ -131,7 +145,7 @@ export class CommitGroups {
         } else {
           // SQLite rolled the whole group back: what the others wrote is gone too.
           for (const [other] of done) other.reject(error)
-          return
+          return []
         }
       }
     }
@@ -141,8 +155,8 @@ export class CommitGroups {
     } catch (error) {
       if (this.handle.inTransaction) sql.rollback.run()
       for (const [member] of done) member.reject(error)
-      return
+      return []
     }
-    for (const [member, value] of done) member.resolve(value)
+    return done
   }
 }

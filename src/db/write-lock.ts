@@ -195,9 +195,17 @@ export async function writeTransaction<T>(
     if (handle.inTransaction) rollback.run()
     throw error
   } finally {
-    const shared = sharing.get(handle)
-    if (shared?.role === 'background') shared.turns.released()
+    transactionEnded(handle)
   }
+}
+
+/**
+ * A transaction of `handle` has ended (committed or rolled back): as the background thread's,
+ * it wakes a request thread waiting for the lock (WriteLockTurns).
+ */
+export function transactionEnded(handle: SQLite.Database): void {
+  const shared = sharing.get(handle)
+  if (shared?.role === 'background') shared.turns.released()
 }
 
 /** Runs `work` with the connection's busy timeout at `ms`, then puts LOCK_WAIT_MS back. */

@@ -282,6 +282,27 @@ describe("the request thread's turns before a background thread's (WriteLockTurn
     expect(await Promise.race([late, sleep(2000).then(() => 'timer')])).toBe('woken')
   })
 
+  it('counts the end of a background commit group, as of a transaction of its own, as a release', async () => {
+    const backgroundDb = openDatabase({ kind: 'sqlite', path })
+    shareWriteLock(backgroundDb.sqlite!, new WriteLockTurns(turns.buffer), 'background')
+    try {
+      const before = turns.releases()
+      await backgroundDb.transaction(async () => {
+        await sql`INSERT INTO settings (name, value) VALUES ('wgroup', '1')`.execute(
+          backgroundDb.kysely,
+        )
+      })
+      expect(turns.releases()).toBe(before + 1)
+      await writeTransaction(background, () =>
+        background.exec("DELETE FROM settings WHERE name = 'wgroup'"),
+      )
+      expect(turns.releases()).toBe(before + 2)
+      expect(settings()).toEqual([])
+    } finally {
+      await backgroundDb.close()
+    }
+  })
+
   it('lets the background go after a while when the request thread waits on', async () => {
     turns.waiting(+1)
     const started = Date.now()
