@@ -262,9 +262,14 @@ describe("the request thread's turns before a background thread's (WriteLockTurn
     expect(order).toEqual(['requests', 'background'])
   })
 
-  it('takes the lock at once when the request thread does not wait', async () => {
+  it('takes the lock at once when the request thread does not wait (any more)', async () => {
+    turns.waiting(+1)
+    turns.waiting(-1)
     const order: string[] = []
+    // A yield to the request thread (50 ms) would let this timer go first.
+    const timer = setTimeout(() => order.push('timer'), 20)
     await writeTransaction(background, () => order.push('background'))
+    clearTimeout(timer)
     expect(order).toEqual(['background'])
   })
 
