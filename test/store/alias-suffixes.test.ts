@@ -7,7 +7,7 @@
  * checks the answers.
  */
 import { sql } from 'kysely'
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/db/connect.js'
 import { migrate, migrateTo } from '../../src/db/migrate.js'
 import { aliasSuffixes } from '../../src/links/search-index-sql.js'
@@ -15,7 +15,7 @@ import { SqlLinkStore } from '../../src/links/store.js'
 import {
   freshSqlite,
   postgresCheck,
-  postgresPerFile,
+  postgresPerTest,
   unmigratedPostgresPerTest,
 } from '../support/databases.js'
 import { dumpOf, importDump } from '../support/dumps.js'
@@ -50,12 +50,11 @@ async function aliasesFound(db: Db, userId: number, search: string): Promise<str
 }
 
 describe.skipIf(!postgres.ok)('the alias suffix table on PostgreSQL', () => {
-  const database = postgresPerFile('sfx')
+  const database = postgresPerTest('sfx')
   let db: Db
-  beforeEach(async () => {
-    db = (await database.fresh()).db
+  beforeEach(() => {
+    db = database()
   })
-  afterAll(() => database.drop())
 
   it('holds the suffixes of each lower-cased alias as links are created, renamed and deleted', async () => {
     const links = new SqlLinkStore(db)

@@ -15,7 +15,7 @@ import { createTestApp, type TestApp } from '../support/app.js'
 import {
   freshSqlite,
   postgresCheck,
-  postgresPerFile,
+  postgresPerTest,
   unmigratedPostgresPerTest,
 } from '../support/databases.js'
 import { dumpOf, importDump } from '../support/dumps.js'
@@ -201,12 +201,11 @@ const everything = { searchBy: 'alias' as const, sortBy: 'id' as const }
 const firstPage = { page: 1, perPage: 10, sort: 'asc' as const }
 
 describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL', () => {
-  const database = postgresPerFile('counts')
+  const database = postgresPerTest('counts')
   let db: Db
-  beforeEach(async () => {
-    db = (await database.fresh()).db
+  beforeEach(() => {
+    db = database()
   })
-  afterAll(() => database.drop())
 
   it('follow creates, deletes, a multi-row insert, an owner change and a deleted user', async () => {
     const links = new SqlLinkStore(db)

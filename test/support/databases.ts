@@ -11,7 +11,7 @@ import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate } from '../../src/db/migrate.js'
 import { sql } from 'kysely'
 import pg from 'pg'
-import { afterAll, afterEach, beforeAll } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 
 export interface TestDatabase {
   db: Db
@@ -136,6 +136,21 @@ export function postgresPerFile(label?: string): {
       shared = null
     },
   }
+}
+
+/**
+ * For the tests of one `describe` on a migrated PostgreSQL database: `postgresPerFile`'s,
+ * emptied before each test and dropped after them all. Registers the hooks; the function
+ * returned gives the connection.
+ */
+export function postgresPerTest(label: string): () => Db {
+  const database = postgresPerFile(label)
+  let db: Db
+  beforeEach(async () => {
+    db = (await database.fresh()).db
+  })
+  afterAll(() => database.drop())
+  return () => db
 }
 
 /**
