@@ -84,6 +84,16 @@ export function expiryInstant(
   return zonedToUtc(date, time, timeZone)
 }
 
+/** A new link, as far as its create does not say otherwise: no title, enabled, public, no clicks. */
+export const NEW_LINK_DEFAULTS = {
+  title: null,
+  title_locked: 0,
+  target_type: 0,
+  disabled: 0,
+  privacy: 0,
+  clicks: 0,
+} as const
+
 /** Top-level paths the service itself answers; no alias may take them (compared case-insensitively). */
 export const RESERVED_ALIASES = new Set([
   'api',

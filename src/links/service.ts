@@ -15,7 +15,14 @@ import { hashPassword } from '../shared/secrets.js'
 import { isUniqueViolation } from '../db/errors.js'
 import { takenMessage, writeUnique } from '../db/unique.js'
 import type { SpaceStore } from '../spaces/store.js'
-import { expiryInstant, isReservedAlias, keyedList, randomAlias, rotationList } from './rules.js'
+import {
+  expiryInstant,
+  isReservedAlias,
+  keyedList,
+  NEW_LINK_DEFAULTS,
+  randomAlias,
+  rotationList,
+} from './rules.js'
 import { linkRecord } from './record.js'
 import type { LinkInput, LinkRecord } from './schema.js'
 import type { LinkFilter, LinkStore } from './store.js'
@@ -133,12 +140,7 @@ export class LinkService {
       domain_id: domain!.id,
       alias: alias ?? this.freeOfReserved(0),
       url: input.url!,
-      title: null,
-      title_locked: 0,
-      target_type: 0,
-      disabled: 0,
-      privacy: 0,
-      clicks: 0,
+      ...NEW_LINK_DEFAULTS,
       ...changes,
       created_at: now,
       updated_at: now,

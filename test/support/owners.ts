@@ -2,6 +2,7 @@
 import type { Db } from '../../src/db/connect.js'
 import type { NewLinkRow } from '../../src/db/types.js'
 import { SqlDomainStore } from '../../src/domains/store.js'
+import { NEW_LINK_DEFAULTS } from '../../src/links/rules.js'
 import { SqlUserStore } from '../../src/users/store.js'
 
 /** The time every row of these owners carries. */
@@ -24,7 +25,7 @@ export async function owner(db: Db, email: string) {
   return { id: user.id, link }
 }
 
-/** A new link row with every default: no title, not locked, enabled, public, no clicks. */
+/** A new link row with every default of a create (NEW_LINK_DEFAULTS). */
 export function newLinkRow(
   userId: number,
   domainId: number,
@@ -36,12 +37,7 @@ export function newLinkRow(
     domain_id: domainId,
     alias,
     url: `https://example.com/${alias}`,
-    title: null,
-    title_locked: 0,
-    target_type: 0,
-    disabled: 0,
-    privacy: 0,
-    clicks: 0,
+    ...NEW_LINK_DEFAULTS,
     created_at: at,
     updated_at: at,
   }
