@@ -98,6 +98,9 @@ describe('search', () => {
   it('searches aliases case-insensitively', async () => {
     expect(await all('&search=GAM&search_by=alias')).toEqual(ids(3))
     expect(await all('&search=ta&search_by=alias')).toEqual(ids(6, 4, 2))
+    // Terms too short for the index are compared with each alias, in either case too.
+    expect(await all('&search=GA&search_by=alias')).toEqual(ids(3))
+    expect(await all('&search=aM&search_by=alias')).toEqual(ids(3))
   })
 
   it('searches URLs, with % and _ literal', async () => {

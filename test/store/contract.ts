@@ -180,7 +180,7 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
     })
 
     it('searches case-insensitively with % and _ taken literally, and sorts text the same on every engine', async () => {
-      for (const name of ['b_x', 'B%y', 'a', 'Zed', 'äpfel'])
+      for (const name of ['b_x', 'B%y', 'a', 'Zed', 'äpfel', 'Ärger'])
         await spaces.create(alice, { name, color: 1 }, T)
       expect(
         (await spaces.list(alice, { search: '_', sortBy: 'id' }, page)).rows.map((s) => s.name),
@@ -191,12 +191,18 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       expect(
         (await spaces.list(alice, { search: 'ÄPF', sortBy: 'id' }, page)).rows.map((s) => s.name),
       ).toEqual(['äpfel'])
+      // Non-ASCII names: found by their ASCII letters in either case, and by their others.
+      const named = async (search: string) =>
+        (await spaces.list(alice, { search, sortBy: 'id' }, page)).rows.map((s) => s.name)
+      expect(await named('RG')).toEqual(['Ärger'])
+      expect(await named('är')).toEqual(['Ärger'])
       expect((await spaces.list(alice, { sortBy: 'name' }, page)).rows.map((s) => s.name)).toEqual([
         'a',
         'B%y',
         'b_x',
         'Zed',
         'äpfel',
+        'Ärger',
       ])
     })
 
