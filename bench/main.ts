@@ -2,7 +2,7 @@
  * `npm run bench`: measures, prints and explains. Scenarios run one after another on this
  * machine; every figure comes from this run. Settings: BENCH_ROUNDS (3), BENCH_SECONDS (5),
  * BENCH_CONNECTIONS (50), BENCH_ONLY (comma list of scenario names: redirect-1k, redirect-1m,
- * redirect-2w, redirect-bots, api, overload, shutdown, stats), BENCH_STATS_CLICKS (1,000,000), BENCH_API_LINKS
+ * redirect-2w, redirect-bots, api, text, overload, shutdown, stats), BENCH_STATS_CLICKS (1,000,000), BENCH_API_LINKS
  * (1,000,000), BENCH_DATABASE (sqlite; `postgres` runs the api scenario on PostgreSQL).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -15,6 +15,7 @@ import { seedDatabase } from './seed.js'
 import { overloadBench, printOverload } from './overload.js'
 import { printShutdown, shutdownBench } from './shutdown.js'
 import { printStats, statsBench } from './stats.js'
+import { printText, textBench } from './text.js'
 
 const BROWSER =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
@@ -145,6 +146,12 @@ with the load generator, which the bare server does not have to.`)
     } finally {
       await postgres?.drop()
     }
+  }
+  if (wanted('text')) {
+    const count = Number(process.env.BENCH_API_LINKS ?? 1_000_000)
+    const path = join(settings.dir, 'text.db')
+    await seedApiDatabase({ kind: 'sqlite', path }, count)
+    printText(count, await textBench(path, settings.rounds))
   }
   if (wanted('overload')) printOverload(await overloadBench(settings.dir, settings.connections))
   if (wanted('shutdown')) printShutdown(await shutdownBench(settings.dir))
