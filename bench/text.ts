@@ -60,7 +60,7 @@ export async function textBench(path: string, rounds: number): Promise<TextRow[]
   try {
     for (const [column, term] of searches) {
       const store = await timed(count(containsInsensitive(column, term, 'sqlite')))
-      // The terms hold no `%`, `_` or `\\`: the pattern needs no escapes.
+      // The terms hold no `%`, `_` or backslash: the pattern needs no escapes.
       const pattern = `%${term.toLowerCase()}%`
       const lowered = await timed(
         count(sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`),
