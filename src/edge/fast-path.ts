@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ClickRecorder } from '../clicks/recorder.js'
 import { isDatabaseUnavailable } from '../db/errors.js'
+import { endAtOnce } from '../http/batched-writes.js'
 import { isReservedAlias } from '../links/rules.js'
 import { errorPage } from '../pages/index.js'
 import { renderVisitPage } from './visit-pages.js'
@@ -28,7 +29,7 @@ export function writeVisit(response: ServerResponse, visit: Visit, head: boolean
     }
     if (outcome.setCookie) headers['set-cookie'] = outcome.setCookie
     response.writeHead(outcome.status, headers)
-    response.end()
+    endAtOnce(response)
     return
   }
   const rendered = renderVisitPage(outcome.page)
@@ -37,7 +38,7 @@ export function writeVisit(response: ServerResponse, visit: Visit, head: boolean
   if (outcome.retryAfter !== undefined) headers['retry-after'] = String(outcome.retryAfter)
   headers['content-length'] = String(Buffer.byteLength(rendered.html))
   response.writeHead(outcome.status, headers)
-  response.end(head ? undefined : rendered.html)
+  endAtOnce(response, head ? undefined : rendered.html)
 }
 
 function fail(response: ServerResponse, error: unknown, log: (error: unknown) => void): void {
