@@ -1,4 +1,5 @@
 /** The Overview: totals, clicks of the last 30 days as a chart, top links and latest links. */
+import { Fragment } from 'preact'
 import type { LinkRecord } from '../links/schema.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { safeHref } from '../pages/safe-values.js'
@@ -7,6 +8,20 @@ import type { AccountOverview } from '../stats/account-overview.js'
 import { dashboardPage, Trusted, type Viewer } from './shell.js'
 
 const numbers = new Intl.NumberFormat('en-US')
+
+/** A total whose groups may wrap after their commas on a narrow card: 49,999,<wbr>500,<wbr>000. */
+function grouped(value: number) {
+  const parts = numbers.format(value).split(',')
+  return parts.map((part, i) =>
+    i < parts.length - 1 ? (
+      <Fragment key={i}>
+        {part},<wbr />
+      </Fragment>
+    ) : (
+      part
+    ),
+  )
+}
 
 function LinkTable(props: { id: string; caption: string; links: LinkRecord[]; empty: string }) {
   if (props.links.length === 0) return <p class="muted">{props.empty}</p>
@@ -71,7 +86,7 @@ export function overviewPage(viewer: Viewer, data: AccountOverview): RenderedPag
         <ul class="totals" aria-label="Totals">
           {figures.map(([name, value]) => (
             <li key={name} id={`total-${name}`}>
-              <strong>{numbers.format(value)}</strong> {name}
+              <strong>{grouped(value)}</strong> {name}
             </li>
           ))}
         </ul>

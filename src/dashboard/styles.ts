@@ -21,8 +21,8 @@ body.app main{max-width:72rem;margin:0 auto;background:transparent;border:0;padd
 .panel{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem 1.25rem;margin:0 0 1rem}
 .panel h2{margin-top:0}
 .totals{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.75rem;margin:0 0 1rem;padding:0;list-style:none}
-.totals li{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:.8rem 1rem}
-.totals strong{display:block;font-size:1.7rem;line-height:1.2;font-variant-numeric:tabular-nums}
+.totals li{min-width:0;background:var(--card);border:1px solid var(--line);border-radius:12px;padding:.8rem 1rem}
+.totals strong{display:block;font-size:clamp(1.15rem,5vw,1.7rem);line-height:1.2;font-variant-numeric:tabular-nums}
 .columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:0 1rem}
 .table-scroll{overflow-x:auto}
 .nowrap{white-space:nowrap}
