@@ -5,7 +5,9 @@
 import { createServer, type Server } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import { writeVisit } from '../../src/edge/fast-path.js'
 import { HOLD_MS, batchWrites, endAtOnce } from '../../src/http/batched-writes.js'
+import type { Visit } from '../../src/redirects/engine.js'
 
 let server: Server | null = null
 
@@ -75,6 +77,26 @@ describe('answers written together at the end of a turn', () => {
     const text = await exchange(port, GET('/'), (t) => t.endsWith('\r\n\r\n'))
     expect(text).toMatch(/^HTTP\/1\.1 302 Found\r\nlocation: https:\/\/example\.com\/\r\n/)
     expect(seen).toEqual([{ corked: 0, waiting: 0 }])
+  })
+
+  it('sends short-link visits (writeVisit) at once: a redirect and a page', async () => {
+    const visits: Record<string, Visit> = {
+      '/go': {
+        outcome: { kind: 'redirect', status: 302, location: 'https://example.com/' },
+        click: null,
+      },
+      '/gone': { outcome: { kind: 'page', status: 404, page: { page: 'not-found' } }, click: null },
+    }
+    const seen: Record<string, number> = {}
+    const port = await listen((request, response) => {
+      writeVisit(response, visits[request.url!]!, false)
+      seen[request.url!] = response.socket!.writableLength + response.socket!.writableCorked
+    })
+    const redirect = await exchange(port, GET('/go'), (t) => t.endsWith('\r\n\r\n'))
+    expect(redirect).toMatch(/^HTTP\/1\.1 302 Found\r\nlocation: https:\/\/example\.com\/\r\n/)
+    const page = await exchange(port, GET('/gone'), (t) => t.includes('</html>'))
+    expect(page).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/)
+    expect(seen).toEqual({ '/go': 0, '/gone': 0 })
   })
 
   it('answers pipelined requests on one connection in order, each whole', async () => {

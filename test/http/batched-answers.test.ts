@@ -1,0 +1,63 @@
+/**
+ * The served app sends its answers at the end of the event loop's turn (BATCH_WRITES, on by
+ * default; http/batched-writes.ts), and every answer at once with BATCH_WRITES=false. Seen at
+ * the moment an answer is ended ('prefinish', emitted inside end()): its bytes are still in the
+ * socket when batched, and already handed to the kernel when not.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { afterEach, describe, expect, it } from 'vitest'
+import { KEY_A, createTestApp, type TestApp } from '../support/app.js'
+import { send } from '../support/server.js'
+import { API, createLink } from './helpers.js'
+
+let t: TestApp | null = null
+
+afterEach(async () => {
+  await t?.close()
+  t = null
+})
+
+/** Serves the app and notes, for each answer ended, whether its bytes were still waiting. */
+async function serveNoting(env: Record<string, string>) {
+  t = await createTestApp(env)
+  const app = t
+  await app.app.listen({ port: 0, host: '127.0.0.1' })
+  const waiting: Record<string, boolean> = {}
+  app.app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    response.once('prefinish', () => {
+      waiting[request.url ?? ''] = (response.socket?.writableLength ?? 0) > 0
+    })
+  })
+  const port = (app.app.server.address() as { port: number }).port
+  const link = await createLink(app, { alias: 'batched' })
+  const get = async (path: string) => {
+    const answer = await send(port, path, { headers: { authorization: `Bearer ${KEY_A}` } })
+    expect(answer.status).toBe(200)
+    return answer
+  }
+  return { get, waiting, id: link.id as number }
+}
+
+describe('answers of a turn sent together', () => {
+  it('keeps a show and a list in the socket until the turn ends, by default', async () => {
+    const { get, waiting, id } = await serveNoting({})
+    const shown = await get(`${API}/links/${id}`)
+    const listed = await get(`${API}/links?per_page=10`)
+    expect(JSON.parse(shown.body).data.alias).toBe('batched')
+    expect(JSON.parse(listed.body).data.map((l: { alias: string }) => l.alias)).toEqual(['batched'])
+    expect(waiting).toEqual({
+      [`${API}/links/${id}`]: true,
+      [`${API}/links?per_page=10`]: true,
+    })
+  })
+
+  it('sends every answer at once with BATCH_WRITES=false', async () => {
+    const { get, waiting, id } = await serveNoting({ BATCH_WRITES: 'false' })
+    await get(`${API}/links/${id}`)
+    await get(`${API}/links?per_page=10`)
+    expect(waiting).toEqual({
+      [`${API}/links/${id}`]: false,
+      [`${API}/links?per_page=10`]: false,
+    })
+  })
+})
