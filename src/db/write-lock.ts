@@ -94,7 +94,8 @@ const RELEASES = 1
  *
  * So the request thread says when it waits, and the background thread, before it takes the lock,
  * lets it go first (for at most YIELD_MAX_MS); when the background thread ends a transaction, it
- * wakes the waiting request thread at once instead of at its next timer. Two counters in shared
+ * wakes the waiting request thread at once instead of at its next timer, and the indexer's batch
+ * ends early when the request thread starts waiting during it (`requestsWaiting`). Two counters in shared
  * memory: the request thread's waiting writes, and the background's releases of the lock.
  * Under a stream of creates, the creates' p99 fell from 20-25 to 16-19 ms (docs/performance.md,
  * "Twelfth round"). Between processes (cluster workers, the CLI) nothing changes: timers, as
@@ -112,6 +113,11 @@ export class WriteLockTurns {
   waiting(change: 1 | -1): void {
     Atomics.add(this.cells, WAITING, change)
     if (change < 0) Atomics.notify(this.cells, WAITING)
+  }
+
+  /** The request thread waits for the lock now. */
+  requestsWaiting(): boolean {
+    return Atomics.load(this.cells, WAITING) > 0
   }
 
   /** How many times the background thread has ended a transaction. */
@@ -206,6 +212,15 @@ export async function writeTransaction<T>(
 export function transactionEnded(handle: SQLite.Database): void {
   const shared = sharing.get(handle)
   if (shared?.role === 'background') shared.turns.released()
+}
+
+/**
+ * `handle` is the background thread's (see WriteLockTurns) and the request thread waits for the
+ * write lock: a long transaction of the background's commits what it has done so far and ends.
+ */
+export function requestsWaiting(handle: SQLite.Database): boolean {
+  const shared = sharing.get(handle)
+  return shared?.role === 'background' && shared.turns.requestsWaiting()
 }
 
 /** Runs `work` with the connection's busy timeout at `ms`, then puts LOCK_WAIT_MS back. */

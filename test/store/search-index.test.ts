@@ -10,6 +10,7 @@ import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openDatabase, type Db } from '../../src/db/connect.js'
+import { shareWriteLock, WriteLockTurns } from '../../src/db/write-lock.js'
 import { migrate, migrateTo } from '../../src/db/migrate.js'
 import { aliasSuffixes } from '../../src/links/search-index-sql.js'
 import { MERGE_DEBT_MAX, SearchIndexer } from '../../src/links/search-indexer.js'
@@ -59,15 +60,29 @@ function expectedSuffixes(links: Record<number, string>): string[] {
 
 /** Calls `step(pages)` before each merge step the indexer runs on `db`'s connection. */
 function onMerge(step: (pages: number) => void): () => void {
+  return onStatements({ "'merge'": (params) => step(Number(params[0])) })
+}
+
+/**
+ * Calls `hooks[part]` before each run of a statement of `db`'s connection whose text includes
+ * `part`, and its `after` after it.
+ */
+function onStatements(
+  hooks: Record<string, (params: unknown[]) => void>,
+  after: Record<string, () => void> = {},
+): () => void {
   const handle = db.sqlite!
   const prepare = handle.prepare.bind(handle)
   const spy = vi.spyOn(handle, 'prepare').mockImplementation(((source: string) => {
     const statement = prepare(source)
-    if (source.includes("'merge'")) {
+    const part = Object.keys(hooks).find((one) => source.includes(one))
+    if (part !== undefined) {
       const run = statement.run.bind(statement)
       statement.run = (...params: unknown[]) => {
-        step(Number(params[0]))
-        return run(...params)
+        hooks[part]!(params)
+        const result = run(...params)
+        after[part]?.()
+        return result
       }
     }
     return statement
@@ -263,6 +278,47 @@ describe('the indexer', () => {
     // Three batches' work (16 pages each), all of it after the last batch.
     expect(steps).toEqual(Array(12).fill('merge 4, 0 pending'))
     expect(await ftsHits('title : "owed"')).toHaveLength(5)
+  })
+
+  it('ends a batch after the link in hand when the request thread waits for the lock, and indexes the rest next', async () => {
+    for (let i = 0; i < 5; i++) await addLink(`cut${i}`, `https://u.example/${i}`, `Cut ${i}`)
+    // The indexer as the click-writing thread runs it, beside a request thread's turns.
+    const turns = new WriteLockTurns()
+    shareWriteLock(db.sqlite!, new WriteLockTurns(turns.buffer), 'background')
+    const reader = new SQLite(join(dir, 'search.db'), { readonly: true })
+    const pending = () =>
+      (reader.prepare('SELECT count(*) AS n FROM links_search_pending').get() as { n: number }).n
+    // Before each link is marked done: how many the other connection sees pending (committed);
+    // before each merge step, the same.
+    const seen: number[] = []
+    const merges: number[] = []
+    const done = 'DELETE FROM links_search_pending WHERE link_id'
+    const restore = onStatements(
+      { [done]: () => seen.push(pending()), "'merge'": () => merges.push(pending()) },
+      {
+        // The request thread starts waiting during the second link, and has its turn soon.
+        [done]: () => {
+          if (seen.length !== 2) return
+          turns.waiting(+1)
+          setTimeout(() => turns.waiting(-1), 5)
+        },
+      },
+    )
+    try {
+      expect(await new SearchIndexer(db).drain()).toBe(5)
+    } finally {
+      restore()
+      reader.close()
+    }
+    // One batch of two, committed, then one of the other three.
+    expect(seen).toEqual([5, 5, 3, 3, 3])
+    // The merge work of both batches, once nothing is pending.
+    expect(merges).toEqual(Array(8).fill(0))
+    expect(await pendingIds()).toEqual([])
+    expect(await ftsHits('title : "cut"')).toHaveLength(5)
+    expect(await suffixRows()).toEqual(
+      expectedSuffixes(Object.fromEntries([1, 2, 3, 4, 5].map((id) => [id, `cut${id - 1}`]))),
+    )
   })
 
   it(`owes at most ${MERGE_DEBT_MAX} pages of merge work however long the backlog`, async () => {
