@@ -18,6 +18,7 @@ import pg from 'pg'
 import { openDatabase, type Db } from '../src/db/connect.js'
 import { migrate } from '../src/db/migrate.js'
 import { hashPassword, keyPrefix, sha256 } from '../src/shared/secrets.js'
+import { cpuLine, ThreadCpu, type CpuSplit } from './cpu.js'
 import { load, type LoadResult } from './load.js'
 import { median, type BenchSettings } from './redirect.js'
 import { running, startSlink, waitForPort, type Running } from './servers.js'
@@ -44,6 +45,12 @@ export interface ApiReport {
   errors: number
   /** For the writes: what the database holds afterwards against what slink acknowledged. */
   stored?: string
+  /**
+   * CPU a request over the timed rounds (bench/cpu.ts), slink's thread by thread (on
+   * PostgreSQL the database server's own work is not in it) and the bare server's.
+   */
+  cpu: CpuSplit | null
+  bareCpu: CpuSplit | null
 }
 
 export interface PageReport {
@@ -289,9 +296,15 @@ export async function apiBench(
         const before = scenario.stored ? await countIn(target, scenario.stored) : 0
         const warm = await load({ ...common, port: slink.port, seconds: 2 })
         const rounds: ApiRound[] = []
+        const slinkCpu = new ThreadCpu(slink.child.pid ?? null)
+        const bareCpu = new ThreadCpu(bare.child.pid ?? null)
         for (let i = 0; i < settings.rounds; i++) {
-          const b = await load({ ...common, port: bare.port, seconds: settings.seconds })
-          const s = await load({ ...common, port: slink.port, seconds: settings.seconds })
+          const b = await bareCpu.during(() =>
+            load({ ...common, port: bare.port, seconds: settings.seconds }),
+          )
+          const s = await slinkCpu.during(() =>
+            load({ ...common, port: slink.port, seconds: settings.seconds }),
+          )
           rounds.push({ bare: b, slink: s, ratio: s.rps / b.rps })
         }
         const acknowledged = rounds.reduce(
@@ -305,6 +318,8 @@ export async function apiBench(
           medianRatio: median(rounds.map((r) => r.ratio)),
           slinkP99ms: median(rounds.map((r) => r.slink.p99ms)),
           errors: rounds.reduce((n, r) => n + r.slink.errors, 0),
+          cpu: slinkCpu.split(),
+          bareCpu: bareCpu.split(),
           ...(scenario.stored
             ? {
                 stored: storedLine(
@@ -405,6 +420,8 @@ export function printApi(
           `(goal ≤ 20 ms): ${met}; errors ${report.errors}`,
       )
     }
+    const cpu = cpuLine(report.cpu, report.bareCpu, 'click-writing thread')
+    if (cpu !== null) console.log(cpu)
     if (report.stored) console.log(`  ${report.stored}`)
   }
   console.log(`\ndashboard on ${engine} (one keep-alive connection, 5 warm-up + 31 timed requests)`)

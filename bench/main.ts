@@ -11,6 +11,7 @@ import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { apiBench, postgresTarget, printApi, seedApiDatabase, type BenchTarget } from './api.js'
 import { hasWrk } from './load.js'
+import { cpuLine } from './cpu.js'
 import { redirectBench, type BenchSettings, type RedirectReport } from './redirect.js'
 import { seedDatabase } from './seed.js'
 import { overloadBench, printOverload } from './overload.js'
@@ -48,12 +49,8 @@ function printRedirect(report: RedirectReport): void {
   console.log(
     `  median ratio ${report.medianRatio.toFixed(3)}; slink median p99 ${report.slinkP99ms.toFixed(2)} ms`,
   )
-  if (report.cpu) {
-    const { requestThread, writer, others } = report.cpu
-    console.log(
-      `  CPU per request: request thread ${requestThread.toFixed(1)} µs, click writer ${writer.toFixed(1)} µs, other threads ${others.toFixed(1)} µs`,
-    )
-  }
+  const cpu = cpuLine(report.cpu, report.bareCpu, 'click writer')
+  if (cpu !== null) console.log(cpu)
   const c = report.counted
   console.log(
     `  answered by slink: ${c.requests} requests (wrk's count); stored: ${c.clicks} clicks, ${c.rows} click rows`,
