@@ -20,6 +20,7 @@ import { postgresAliasSuffixes } from './migrations/0013-postgres-alias-suffixes
 import { linkCounts } from './migrations/0014-link-counts.js'
 import { postgresLinkCounts } from './migrations/0015-postgres-link-counts.js'
 import { shortAliasSuffixes } from './migrations/0016-short-alias-suffixes.js'
+import { searchChangedText } from './migrations/0017-search-changed-text.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -39,6 +40,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0014-link-counts': linkCounts(dialect),
     '0015-postgres-link-counts': postgresLinkCounts(dialect),
     '0016-short-alias-suffixes': shortAliasSuffixes(dialect),
+    '0017-search-changed-text': searchChangedText(dialect),
   }
 }
 

@@ -156,7 +156,12 @@ it('are filled from the links already there when the migration runs', async () =
     await insertLinks(db, 1, 1, 'a-', 7)
     await insertLinks(db, 2, 1, 'b-', 3)
     expect(await migrate(db)).toEqual({
-      applied: ['0014-link-counts', '0015-postgres-link-counts', '0016-short-alias-suffixes'],
+      applied: [
+        '0014-link-counts',
+        '0015-postgres-link-counts',
+        '0016-short-alias-suffixes',
+        '0017-search-changed-text',
+      ],
     })
     expect(await counts(db)).toEqual({ kept: { 1: 7, 2: 3 }, real: { 1: 7, 2: 3 } })
   } finally {
@@ -367,7 +372,11 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL, filled', 
       .values([alice.link('a1'), alice.link('a2'), bob.link('b1')])
       .execute()
     expect(await migrate(db)).toEqual({
-      applied: ['0015-postgres-link-counts', '0016-short-alias-suffixes'],
+      applied: [
+        '0015-postgres-link-counts',
+        '0016-short-alias-suffixes',
+        '0017-search-changed-text',
+      ],
     })
     expect(await counts(db)).toEqual({
       kept: { [alice.id]: 2, [bob.id]: 1 },

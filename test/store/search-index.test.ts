@@ -124,6 +124,42 @@ describe('migrations 0011 and 0016', () => {
   })
 })
 
+describe('migration 0017', () => {
+  beforeEach(() => migrate(db))
+
+  it('marks a link for the indexer only when an update changes the value of its alias, URL or title', async () => {
+    const id = await addLink('one', 'https://a.example/', 'Alpha')
+    const indexer = new SearchIndexer(db)
+    await indexer.drain()
+    expect(await pendingIds()).toEqual([])
+    const update = (set: Record<string, string | number | null>) =>
+      sql`UPDATE links SET ${sql.join(
+        Object.entries(set).map(([column, value]) => sql`${sql.ref(column)} = ${value}`),
+      )} WHERE id = ${id}`.execute(db.kysely)
+    // Every change of value is seen, a null title and a change of case included.
+    const changes: Record<string, string | number | null>[] = [
+      { title: 'Beta' },
+      { url: 'https://b.example/' },
+      { alias: 'One' },
+      { title: null },
+      { title: 'Gamma', clicks: 1 },
+    ]
+    for (const set of changes) {
+      await update(set)
+      expect(await pendingIds()).toEqual([id])
+      expect(await indexer.drain()).toBe(1)
+    }
+    // The same values written again, as a client sending the whole form does: nothing to index.
+    await update({ alias: 'One', url: 'https://b.example/', title: 'Gamma', clicks: 2 })
+    await update({ title: 'Gamma' })
+    expect(await pendingIds()).toEqual([])
+    expect(await suffixRows()).toEqual(expectedSuffixes({ [id]: 'One' }))
+    expect(await ftsHits('url : "b.example"')).toEqual([id])
+    expect(await ftsHits('title : "gamma"')).toEqual([id])
+    expect(await ftsHits('title : "alpha"')).toEqual([])
+  })
+})
+
 describe('the indexer', () => {
   beforeEach(() => migrate(db))
 
