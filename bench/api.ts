@@ -46,8 +46,8 @@ export interface ApiReport {
   /** For the writes: what the database holds afterwards against what slink acknowledged. */
   stored?: string
   /**
-   * CPU a request over the timed rounds (bench/cpu.ts), slink's thread by thread (on
-   * PostgreSQL the database server's own work is not in it) and the bare server's.
+   * CPU a request over the timed rounds (bench/cpu.ts), slink's thread by thread (on PostgreSQL
+   * with the database server's processes) and the bare server's.
    */
   cpu: CpuSplit | null
   bareCpu: CpuSplit | null
@@ -296,7 +296,12 @@ export async function apiBench(
         const before = scenario.stored ? await countIn(target, scenario.stored) : 0
         const warm = await load({ ...common, port: slink.port, seconds: 2 })
         const rounds: ApiRound[] = []
-        const slinkCpu = new ThreadCpu(slink.child.pid ?? null)
+        // On PostgreSQL, the database server's processes count too: they are what moving to
+        // it costs the machine besides slink's own threads.
+        const slinkCpu = new ThreadCpu(
+          slink.child.pid ?? null,
+          target.kind === 'postgres' ? 'postgres' : null,
+        )
         const bareCpu = new ThreadCpu(bare.child.pid ?? null)
         for (let i = 0; i < settings.rounds; i++) {
           const b = await bareCpu.during(() =>

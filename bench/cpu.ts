@@ -6,11 +6,15 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 
-/** CPU per request in µs: the main thread, the busiest other thread, all others together. */
+/**
+ * CPU per request in µs: the main thread, the busiest other thread, all others together, and
+ * (when asked for) the processes of a database server on the same machine.
+ */
 export interface CpuSplit {
   requestThread: number
   writer: number
   others: number
+  database?: number
 }
 
 /** CPU time of each thread of a process, in clock ticks (1/100 s), from /proc. */
@@ -26,25 +30,62 @@ function threadTicks(pid: number): Map<number, number> {
 }
 
 /**
+ * CPU time of every process of this name (its `comm`, such as `postgres`: the server and each of
+ * its backends), by pid, in clock ticks.
+ */
+function processTicks(name: string): Map<number, number> {
+  const ticks = new Map<number, number>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== name) continue
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]))
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return ticks
+}
+
+/** What the processes spent between two readings (a process new since the first, all of it). */
+function spentBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0
+  for (const [pid, t] of after) sum += t - (before.get(pid) ?? 0)
+  return sum
+}
+
+/**
  * Adds up a process's CPU, thread by thread, over the stretches measured with `during` (the
- * timed runs only, not the warm-up or the other server's turns). Null pid, or no /proc: the
- * split is null.
+ * timed runs only, not the warm-up or the other server's turns), and optionally that of a
+ * database server's processes (`database`: their name) over the same stretches; a backend that
+ * ends within a stretch is not counted. Null pid, or no /proc: the split is null.
  */
 export class ThreadCpu {
   private readonly spent = new Map<number, number>()
+  private databaseTicks = 0
   private requests = 0
 
-  constructor(private readonly pid: number | null) {
+  constructor(
+    private readonly pid: number | null,
+    private readonly database: string | null = null,
+  ) {
     if (pid !== null && !existsSync(`/proc/${pid}/task`)) this.pid = null
   }
 
   /** Runs one timed load and counts the CPU the process spent meanwhile. */
   async during<T extends { requests: number }>(run: () => Promise<T>): Promise<T> {
     const before = this.pid === null ? null : threadTicks(this.pid)
+    const databaseBefore =
+      this.pid === null || this.database === null ? null : processTicks(this.database)
     const result = await run()
     if (before !== null) {
       for (const [tid, t] of threadTicks(this.pid!))
         this.spent.set(tid, (this.spent.get(tid) ?? 0) + t - (before.get(tid) ?? 0))
+    }
+    if (databaseBefore !== null) {
+      this.databaseTicks += spentBetween(databaseBefore, processTicks(this.database!))
     }
     this.requests += result.requests
     return result
@@ -63,16 +104,20 @@ export class ThreadCpu {
       requestThread: perRequest(main),
       writer: perRequest(rest[0] ?? 0),
       others: perRequest(rest.slice(1).reduce((n, t) => n + t, 0)),
+      ...(this.database === null ? {} : { database: perRequest(this.databaseTicks) }),
     }
   }
 }
 
-export const totalOf = (cpu: CpuSplit) => cpu.requestThread + cpu.writer + cpu.others
+/** A request's CPU in all: the server's threads and, where it was measured, its database's. */
+export const totalOf = (cpu: CpuSplit) =>
+  cpu.requestThread + cpu.writer + cpu.others + (cpu.database ?? 0)
 
 /**
- * The line a bench prints for a scenario: slink's CPU a request, thread by thread, beside the
- * bare server's, and the bare server's share of slink's (its CPU ratio, which the load
- * generator's share of the cores does not move). Null without a split of slink's.
+ * The line a bench prints for a scenario: slink's CPU a request, thread by thread (and its
+ * database server's, when measured), beside the bare server's, and the bare server's share of
+ * slink's (its CPU ratio, which the load generator's share of the cores does not move). Null
+ * without a split of slink's.
  */
 export function cpuLine(
   slink: CpuSplit | null,
@@ -83,8 +128,10 @@ export function cpuLine(
   const us = (n: number) => `${n.toFixed(1)} µs`
   const parts =
     `request thread ${us(slink.requestThread)}, ${writerName} ${us(slink.writer)}, ` +
-    `other threads ${us(slink.others)}`
-  const line = `  CPU per request: slink ${us(totalOf(slink))} (${parts})`
+    `other threads ${us(slink.others)}` +
+    (slink.database === undefined ? '' : `, database server ${us(slink.database)}`)
+  const who = slink.database === undefined ? 'slink' : 'slink with its database'
+  const line = `  CPU per request: ${who} ${us(totalOf(slink))} (${parts})`
   if (bare === null) return line
   const ratio = totalOf(bare) / totalOf(slink)
   return `${line}; bare server ${us(totalOf(bare))}; CPU ratio ${ratio.toFixed(3)}`
