@@ -17,14 +17,19 @@ export interface CpuSplit {
   database?: number
 }
 
-/** CPU time of each thread of a process, in clock ticks (1/100 s), from /proc. */
+/** User and system time in a `/proc/…/stat` file, in clock ticks (1/100 s). */
+function ticksIn(statFile: string): number {
+  const stat = readFileSync(statFile, 'utf8')
+  // Fields after the command name (which may hold spaces): utime is the 14th, stime the 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return Number(fields[11]) + Number(fields[12])
+}
+
+/** CPU time of each thread of a process, in clock ticks, from /proc. */
 function threadTicks(pid: number): Map<number, number> {
   const ticks = new Map<number, number>()
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-    // Fields after the command name (which may hold spaces): utime is the 14th, stime the 15th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    ticks.set(Number(tid), Number(fields[11]) + Number(fields[12]))
+    ticks.set(Number(tid), ticksIn(`/proc/${pid}/task/${tid}/stat`))
   }
   return ticks
 }
@@ -39,9 +44,7 @@ function processTicks(name: string): Map<number, number> {
     if (!/^\d+$/.test(entry)) continue
     try {
       if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== name) continue
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]))
+      ticks.set(Number(entry), ticksIn(`/proc/${entry}/stat`))
     } catch {
       // Gone meanwhile.
     }
