@@ -13,7 +13,6 @@ import { createDashboard } from './dashboard/routes.js'
 import { SIGN_IN_LIMITS, type SignInLimits } from './dashboard/sign-in-limits.js'
 import { apiV1 } from './composition/api-routes.js'
 import { BODY_LIMIT, parseQuery } from './http/body.js'
-import { batchWrites } from './http/batched-writes.js'
 import { strictlyCoercing } from './http/coercion.js'
 import { isApiPath, sendError, sendRawError } from './http/error-handler.js'
 import { apiNotFound, trackRoutes } from './http/not-found.js'
@@ -85,7 +84,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           : handler,
       )
       server.keepAliveTimeout = 72_000
-      if (config.batchWrites) batchWrites(server)
       return server
     },
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },

@@ -7,7 +7,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ClickRecorder } from '../clicks/recorder.js'
 import { isDatabaseUnavailable } from '../db/errors.js'
-import { endAtOnce } from '../http/batched-writes.js'
 import { isReservedAlias } from '../links/rules.js'
 import { errorPage } from '../pages/index.js'
 import { renderVisitPage } from './visit-pages.js'
@@ -29,7 +28,7 @@ export function writeVisit(response: ServerResponse, visit: Visit, head: boolean
     }
     if (outcome.setCookie) headers['set-cookie'] = outcome.setCookie
     response.writeHead(outcome.status, headers)
-    endAtOnce(response)
+    response.end()
     return
   }
   const rendered = renderVisitPage(outcome.page)
@@ -38,7 +37,7 @@ export function writeVisit(response: ServerResponse, visit: Visit, head: boolean
   if (outcome.retryAfter !== undefined) headers['retry-after'] = String(outcome.retryAfter)
   headers['content-length'] = String(Buffer.byteLength(rendered.html))
   response.writeHead(outcome.status, headers)
-  endAtOnce(response, head ? undefined : rendered.html)
+  response.end(head ? undefined : rendered.html)
 }
 
 function fail(response: ServerResponse, error: unknown, log: (error: unknown) => void): void {
