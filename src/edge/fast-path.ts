@@ -2,7 +2,9 @@
  * The hot path: GET and HEAD of `/<alias>` are answered straight from the HTTP server's request
  * event, without the web framework's routing, hooks and reply objects. The engine makes every
  * decision, as it does for the framework route; this file only reads the request, writes the
- * outcome and renders its page when it is one (a redirect renders nothing). Everything else (the API, forms, other paths) goes on to the framework.
+ * outcome and renders its page when it is one (a redirect renders nothing). Everything else
+ * (the API, forms, other paths) goes on to the framework: this is the one path outside it
+ * (docs/adr/0002-redirect-outside-the-framework.md).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ClickRecorder } from '../clicks/recorder.js'
