@@ -116,18 +116,9 @@ export async function postgresTarget(): Promise<{ target: BenchTarget; drop(): P
   }
 }
 
-const BATCHED_WRITES = new URL('../dist/http/batched-writes.js', import.meta.url).href
-
-/**
- * A node:http server answering every request with one fixed status and JSON body. With
- * BENCH_BARE_BATCHED=true it writes its answers together at the end of each turn, with slink's
- * own http/batched-writes.js, so that a ratio can also be read against a bare server doing so.
- */
+/** A node:http server answering every request with one fixed status and JSON body. */
 async function startBareJson(dir: string, status: number, body: string): Promise<Running> {
   const file = join(dir, `bare-json-${status}.cjs`)
-  const batched = process.env.BENCH_BARE_BATCHED === 'true'
-  const listen =
-    "server.listen(0, '127.0.0.1', () => console.log(`bare listening on ${server.address().port}`))\n"
   writeFileSync(
     file,
     "const http = require('node:http')\n" +
@@ -139,9 +130,7 @@ async function startBareJson(dir: string, status: number, body: string): Promise
       '    res.end(body)\n' +
       '  })\n' +
       '})\n' +
-      (batched
-        ? `import(${JSON.stringify(BATCHED_WRITES)}).then((m) => {\n  m.batchWrites(server)\n  ${listen}})\n`
-        : listen) +
+      "server.listen(0, '127.0.0.1', () => console.log(`bare listening on ${server.address().port}`))\n" +
       "process.on('SIGTERM', () => server.close(() => process.exit(0)))\n",
   )
   const child = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'pipe'] })
@@ -400,9 +389,6 @@ export function printApi(
   result: { api: ApiReport[]; pages: PageReport[] },
 ): void {
   console.log(`\nAPI on ${engine}, ${count.toLocaleString('en')} links stored (one user)`)
-  if (process.env.BENCH_BARE_BATCHED === 'true') {
-    console.log('bare server: answers written together at the end of each turn, as slink does')
-  }
   for (const report of result.api) {
     console.log(`\n${report.name}`)
     console.log('  round   bare req/s   p50     p99   |  slink req/s   p50     p99   | ratio')

@@ -3,8 +3,7 @@
  * machine; every figure comes from this run. Settings: BENCH_ROUNDS (3), BENCH_SECONDS (5),
  * BENCH_CONNECTIONS (50), BENCH_ONLY (comma list of scenario names: redirect-1k, redirect-1m,
  * redirect-2w, redirect-bots, api, text, overload, shutdown, stats), BENCH_STATS_CLICKS (1,000,000), BENCH_API_LINKS
- * (1,000,000), BENCH_DATABASE (sqlite; `postgres` runs the api scenario on PostgreSQL),
- * BENCH_BARE_BATCHED (`true`: the api scenario's bare server batches its writes as slink does).
+ * (1,000,000), BENCH_DATABASE (sqlite; `postgres` runs the api scenario on PostgreSQL).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'

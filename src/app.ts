@@ -13,7 +13,6 @@ import { createDashboard } from './dashboard/routes.js'
 import { SIGN_IN_LIMITS, type SignInLimits } from './dashboard/sign-in-limits.js'
 import { apiV1 } from './composition/api-routes.js'
 import { BODY_LIMIT, parseQuery } from './http/body.js'
-import { batchWrites } from './http/batched-writes.js'
 import { strictlyCoercing } from './http/coercion.js'
 import { isApiPath, sendError, sendRawError } from './http/error-handler.js'
 import { apiNotFound, trackRoutes } from './http/not-found.js'
@@ -22,7 +21,6 @@ import { CountingAttemptLimiter } from './limits/attempt-limiter.js'
 import { clientAddress } from './edge/client.js'
 import { fastPath, type Listener } from './edge/fast-path.js'
 import { redirectRoutes } from './edge/short-url-routes.js'
-import { showFastPath } from './links/show-fast-path.js'
 import type { Redirects } from './composition/redirects.js'
 import { MemoryCounters, type Counters } from './limits/window-counters.js'
 import type { Services } from './services.js'
@@ -70,34 +68,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const redirects = options.redirects
   const counters = options.counters ?? new MemoryCounters()
   const app = Fastify({
-    // Short links and the API's show of a link are answered before the framework (see their
-    // files); inject() in tests goes straight to the framework.
+    // Short links are answered before the framework (edge/fast-path.ts); inject() in tests
+    // goes straight to the framework.
     serverFactory: (handler: Listener) => {
-      const log = (what: string) => (error: unknown) => app.log.error({ err: error }, what)
-      const api = showFastPath(
-        {
-          users: options.services.users,
-          links: options.services.links,
-          limit: config.apiRateLimit > 0 ? { max: config.apiRateLimit, counters } : null,
-          log: log('showing a link failed'),
-          closing: () => !server.listening,
-        },
-        handler,
-      )
       const server: Server = createServer(
         redirects
           ? fastPath(
               redirects.engine,
               redirects.recorder,
               clientAddress(config.trustProxy),
-              api,
+              handler,
               config.trustProxy !== false,
-              log('redirect failed'),
+              (error: unknown) => app.log.error({ err: error }, 'redirect failed'),
             )
-          : api,
+          : handler,
       )
       server.keepAliveTimeout = 72_000
-      if (config.batchWrites) batchWrites(server)
       return server
     },
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },

@@ -29,8 +29,6 @@ export interface Config {
   webhookAllowedHosts: string[]
   titleFetchAllowedHosts: string[]
   clickBacklog: number
-  /** Write the answers finished in one turn of the event loop together (http/batched-writes.ts). */
-  batchWrites: boolean
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Non-public hosts, addresses and CIDRs an import through the API may reach. */
   importAllowedHosts: string[]
@@ -74,11 +72,6 @@ export const CONFIG_VARIABLES = [
     'CLICK_BACKLOG',
     '100000',
     'Clicks the writer may be behind by; past it, counted redirects wait for it (none is dropped).',
-  ],
-  [
-    'BATCH_WRITES',
-    'true',
-    'Send the answers finished in one turn of the event loop together (fewer wake-ups of a client on the same machine).',
   ],
   ['PIXEL_CONSENT', 'false', 'Ask visitors for consent before loading tracking pixels.'],
   [
@@ -227,7 +220,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowedHosts: allowList(env, 'WEBHOOK_ALLOWED_HOSTS'),
     titleFetchAllowedHosts: allowList(env, 'TITLE_FETCH_ALLOWED_HOSTS'),
     clickBacklog: integer(env, 'CLICK_BACKLOG', 100_000, 10, 10_000_000),
-    batchWrites: boolean(env, 'BATCH_WRITES', true),
     logLevel: oneOf(
       env,
       'LOG_LEVEL',

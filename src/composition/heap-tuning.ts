@@ -7,7 +7,7 @@
  * generation, which filled in under a second and was collected again and again, and young
  * collections took five times as long. The same build served 36,707–44,021 counted redirects
  * a second after such a start and 57,473–61,201 after another, the garbage collector taking
- * 846–882 ms of each 5 s against 127–133 ms (docs/performance.md, "Pretenuring"). A server's
+ * 846–882 ms of each 5 s against 127–133 ms. A server's
  * long-lived objects are few and made at start; without pretenuring every start is the fast one.
  */
 import { setFlagsFromString } from 'node:v8'

@@ -5,7 +5,7 @@
  * page, each index's, the id sequence, the search queue), mostly the same ones as the next
  * create's; each commit also makes the read-only connection drop its page cache. With every
  * create committed on its own, 50 concurrent creates took twice the CPU each
- * (docs/performance.md, "Group commit").
+ * (docs/adr/0004-group-commit.md).
  *
  * A group is the transactions requested in one turn of the event loop: the first waits for the
  * end of that turn (setImmediate), so the requests read in the same turn join it, and then

@@ -3,7 +3,7 @@
  * event loop. A read outside a transaction begins and ends one of its own: on a file, two lock
  * calls on the shared-memory index and a look at the file, about 2.5 µs a read, and a show
  * makes four reads. In a loop, a show's four reads took 24 µs each on their own and 14 µs inside
- * one transaction (docs/performance.md, "One read snapshot a turn").
+ * one transaction.
  *
  * The snapshot begins at the first read of a turn and ends when the turn does (setImmediate), or
  * at the first read after MAX_AGE_MS (work that awaits only promises can make a turn long). It

@@ -2,8 +2,8 @@
  * Rows of SQLite as objects built by one object literal per shape of result (its column names),
  * from the statement's raw arrays. better-sqlite3 builds each row key by key; for a link's 25
  * columns that cost about 3.4 µs a row, more than reading the row: 25 links by id took 152 µs
- * as the driver's objects, 66 µs as arrays, and 66 µs as arrays turned into objects here
- * (docs/performance.md, tenth round). A later column of the same name wins, as in the driver's
+ * as the driver's objects, 66 µs as arrays, and 66 µs as arrays turned into objects here.
+ * A later column of the same name wins, as in the driver's
  * objects; a column named `__proto__` is a field like any other (see `field`).
  */
 import type SQLite from 'better-sqlite3'

@@ -6,7 +6,7 @@ import { sql, type RawBuilder } from 'kysely'
  * every row. A value whose characters are all ASCII (as many bytes as characters) needs none:
  * SQLite's own LIKE and NOCASE fold ASCII letters exactly as it does, so only the others are
  * lowered. Counting the aliases that hold "b1" among a million took 314 ms with `lower()` on
- * every row and 150 ms so; URLs 478 and 164 ms (docs/performance.md, thirteenth round).
+ * every row and 150 ms so; URLs 478 and 164 ms.
  */
 function isAscii(column: string) {
   return sql`length(${sql.ref(column)}) = octet_length(${sql.ref(column)})`

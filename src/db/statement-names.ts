@@ -2,7 +2,7 @@
  * The PostgreSQL statement names of the prepared queries (db/prepared.ts), by their SQL text, for
  * the queries a transaction runs: its connection runs a query with a named text as that named
  * statement, which each connection parses and plans once instead of at every call (a write's
- * transaction took about a third less of PostgreSQL's CPU, docs/performance.md, eighth round).
+ * transaction took about a third less of PostgreSQL's CPU).
  *
  * Only a query that lists its columns is named. PostgreSQL refuses a named statement whose
  * result type has changed since it was planned ("cached plan must not change result type"):

@@ -2,12 +2,13 @@
  * The hot path: GET and HEAD of `/<alias>` are answered straight from the HTTP server's request
  * event, without the web framework's routing, hooks and reply objects. The engine makes every
  * decision, as it does for the framework route; this file only reads the request, writes the
- * outcome and renders its page when it is one (a redirect renders nothing). Everything else (the API, forms, other paths) goes on to the framework.
+ * outcome and renders its page when it is one (a redirect renders nothing). Everything else
+ * (the API, forms, other paths) goes on to the framework: this is the one path outside it
+ * (docs/adr/0002-redirect-outside-the-framework.md).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ClickRecorder } from '../clicks/recorder.js'
 import { isDatabaseUnavailable } from '../db/errors.js'
-import { endAtOnce } from '../http/batched-writes.js'
 import { isReservedAlias } from '../links/rules.js'
 import { errorPage } from '../pages/index.js'
 import { renderVisitPage } from './visit-pages.js'
@@ -29,7 +30,7 @@ export function writeVisit(response: ServerResponse, visit: Visit, head: boolean
     }
     if (outcome.setCookie) headers['set-cookie'] = outcome.setCookie
     response.writeHead(outcome.status, headers)
-    endAtOnce(response)
+    response.end()
     return
   }
   const rendered = renderVisitPage(outcome.page)
@@ -38,7 +39,7 @@ export function writeVisit(response: ServerResponse, visit: Visit, head: boolean
   if (outcome.retryAfter !== undefined) headers['retry-after'] = String(outcome.retryAfter)
   headers['content-length'] = String(Buffer.byteLength(rendered.html))
   response.writeHead(outcome.status, headers)
-  endAtOnce(response, head ? undefined : rendered.html)
+  response.end(head ? undefined : rendered.html)
 }
 
 function fail(response: ServerResponse, error: unknown, log: (error: unknown) => void): void {

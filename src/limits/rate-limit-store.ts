@@ -15,11 +15,6 @@ function counterOf(limitKey: string): string {
   return `api:${limitKey}`
 }
 
-/** The counter of a key's API requests, as the framework's limit counts them. */
-export function apiLimitKey(token: string): string {
-  return counterOf(limitKeyOf(token))
-}
-
 /** The rate limit's key of a request with a key (keys are not kept in the clear). */
 export function limitKeyOf(token: string): string {
   return `key:${sha256(token).slice(0, 32)}`

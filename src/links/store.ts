@@ -116,7 +116,7 @@ const NEW_LINK_COLUMNS = everyColumn<Omit<NewLinkRow, 'id'>>()([
 /**
  * What a read of links took from the rows around them in the same statement: the link's domain
  * and its pixels' ids. A link is shown with both, and on PostgreSQL each separate read was a
- * round trip of its own (docs/performance.md, eighth round).
+ * round trip of its own.
  */
 export interface RelationsRead {
   domain: DomainRow
@@ -213,8 +213,7 @@ export class SqlLinkStore implements LinkStore {
 
   // What every request about one link asks (prepared, see db/prepared.ts): on SQLite the link
   // alone, its domain and pixels being statements of their own, which cost less there; on
-  // PostgreSQL, findOwnedWithRelations, as each of them was a round trip of its own
-  // (docs/performance.md, eighth round).
+  // PostgreSQL, findOwnedWithRelations, as each of them was a round trip of its own.
   private readonly findOwned = prepared(
     () => this.db,
     2,

@@ -45,7 +45,7 @@ const KEPT_KEYS = 10_000
  * How long a read of the auth generation serves the requests that follow it. A key revoked (or
  * its user disabled) by another process stops working within this time, well inside the
  * contract's one second; by this process, at once (`authChangesHere`). On PostgreSQL the read
- * is a round trip of its own, a quarter of a show's (docs/performance.md, "Seventh round").
+ * is a round trip of its own, a quarter of a show's.
  */
 export const AUTH_GENERATION_TTL_MS = 250
 

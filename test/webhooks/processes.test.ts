@@ -105,19 +105,39 @@ describe('a server killed between a change and its delivery', () => {
       data: { link: link.json.data },
     })
 
+    // A marker link, visited once the three visits' clicks have arrived: the click thread
+    // stores clicks in order and the webhook's deliveries go out in order, so by the time the
+    // marker's click arrives, a click delivered twice, or one too many, would have arrived too.
+    const marker = await api(server, 'POST', '/links', {
+      url: 'https://example.com/marker',
+      alias: 'marker',
+      domain_id: 1,
+    })
+    expect(marker.status).toBe(201)
+    const clicksOf = (r: Received) =>
+      r.json.type === 'click.recorded' ? (r.json.data.clicks as { link_id: number }[]) : []
+    /** Waits for webhook requests until `seen` holds of those received. */
+    const waitUntil = async (seen: (clicks: { link_id: number }[]) => boolean) => {
+      for (let count = receiver!.received.length + 1; ; count++) {
+        if (seen(receiver!.received.flatMap(clicksOf))) return
+        await receiver!.waitFor(count, 10_000)
+      }
+    }
+    const keptId = Number(link.json.data.id)
+    const markerId = Number(marker.json.data.id)
     for (let i = 0; i < 3; i++) {
       const visit = await send(server, '/kept', { headers: { 'user-agent': BROWSER_UA } })
       expect(visit.status).toBe(302)
     }
-    const all = await receiver.waitFor(2, 10_000)
-    const clicks = all.slice(1).flatMap((r) => (r.json.data.clicks as { link_id: number }[]) ?? [])
+    await waitUntil((clicks) => clicks.filter((c) => c.link_id === keptId).length >= 3)
+    const visit = await send(server, '/marker', { headers: { 'user-agent': BROWSER_UA } })
+    expect(visit.status).toBe(302)
+    await waitUntil((clicks) => clicks.some((c) => c.link_id === markerId))
+    const all = receiver.received
     for (const r of all) check(secret, r)
-    await new Promise((r) => setTimeout(r, 1500))
-    expect(all.slice(1).every((r) => r.json.type === 'click.recorded')).toBe(true)
-    expect(
-      receiver.received.slice(1).flatMap((r) => r.json.data.clicks as { link_id: number }[]),
-    ).toHaveLength(3)
-    expect(clicks.every((c) => c.link_id === link.json.data.id)).toBe(true)
+    expect(all.slice(0, 2).map((r) => r.json.type)).toEqual(['link.created', 'link.created'])
+    expect(all.slice(2).every((r) => r.json.type === 'click.recorded')).toBe(true)
+    expect(all.flatMap(clicksOf).map((c) => c.link_id)).toEqual([keptId, keptId, keptId, markerId])
   }, 60_000)
 })
 
@@ -145,12 +165,23 @@ describe.skipIf(!postgres.ok)('two processes on one PostgreSQL database', () => 
       expect(res.status).toBe(201)
     }
     await receiver.waitFor(20, 15_000)
-    // Time for a second copy to show up, if either process were to send one.
-    await new Promise((r) => setTimeout(r, 2500))
-    expect(receiver.received).toHaveLength(20)
+    // A marker made after the twenty: the webhook's deliveries go out one after another, in
+    // order, so a second copy of any of the twenty would have arrived before it.
+    const marker = await api(b.port, 'POST', '/spaces', { name: 'marker' })
+    expect(marker.status).toBe(201)
+    await receiver.waitFor(21, 15_000)
+    expect(receiver.received).toHaveLength(21)
     const names = receiver.received.map((r) => (r.json.data.space as { name: string }).name)
-    expect(names).toEqual(Array.from({ length: 20 }, (_, i) => `s${i}`))
-    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(20)
+    expect(names).toEqual([...Array.from({ length: 20 }, (_, i) => `s${i}`), 'marker'])
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(21)
+    // And each of the twenty was attempted once, by one process.
+    const log = await api(a.port, 'GET', `/webhooks/${hook.json.data.id}/deliveries?per_page=50`)
+    // Newest first: the marker, then the twenty.
+    const rows = log.json.data as unknown as { status: string; attempt_log: unknown[] }[]
+    expect(rows).toHaveLength(21)
+    expect(rows.slice(1).map((r) => [r.status, r.attempt_log.length])).toEqual(
+      Array.from({ length: 20 }, () => ['delivered', 1]),
+    )
     for (const r of receiver.received) check(secret, r)
   }, 60_000)
 })

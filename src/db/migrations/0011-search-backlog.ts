@@ -6,7 +6,7 @@ import type { Dialect } from '../connect.js'
  *
  * SQLite. The FTS5 trigram index of migration 0008, kept by triggers, made every write commit
  * a new FTS5 segment and now and then merge segments: a single-row write went from about 50 µs
- * to 500 µs on average, with stalls of 15 ms (p99) to 190 ms (docs/performance.md). Now:
+ * to 500 µs on average, with stalls of 15 ms (p99) to 190 ms. Now:
  * - the write only records which link changed: triggers on insert, delete and `UPDATE OF alias,
  *   url, title` put its id in `links_search_pending` (`INSERT OR IGNORE`, a rowid insert), with
  *   the alias the suffix table holds for it (NULL for a new link). `OR IGNORE` keeps the first
@@ -30,7 +30,7 @@ import type { Dialect } from '../connect.js'
  * PostgreSQL kept its pg_trgm indexes (migration 0008) here: a GIN index defers its work (pending
  * list), and the same suffix table there, kept by a trigger, was measured at 1,000,000 links to
  * make the alias page no faster (1.09 ms against 0.95 ms: both read the same hundred heap rows)
- * and every insert or rename about 150 µs dearer (docs/performance.md). Migration 0013 gave it
+ * and every insert or rename about 150 µs dearer. Migration 0013 gave it
  * the suffix table all the same, once the GIN index's pending list was seen to make every alias
  * search several milliseconds dearer between vacuums.
  */

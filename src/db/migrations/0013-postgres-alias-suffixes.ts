@@ -11,7 +11,7 @@ import type { Dialect } from '../connect.js'
  * 0.65 and 0.56 ms just after a vacuum). Every suffix of every lower-cased alias, in `C` (byte)
  * order, turns "alias contains t" into the range `t <= suffix < t || U+10FFFF`, which reads only
  * the suffixes that start with t: 111 rows for `b5678`, and the same page then took 0.2 ms
- * (links/store.ts says how the list uses it, docs/performance.md has the figures).
+ * (links/store.ts says how the list uses it).
  *
  * - The suffixes are those of `lower(alias)` (`substr(lower(alias), k)`), the very text that
  *   the search's final check compares (`lower(alias) like '%t%'`, db/sql-helpers.ts): a link
@@ -22,7 +22,7 @@ import type { Dialect } from '../connect.js'
  *   insert and a delete are handled once per statement, from the statement's transition table:
  *   as cheap as a row trigger for one link (60–110 µs more than no trigger, inside a
  *   transaction, while the key's pages are in memory; about 1 ms more for a rename whose pages
- *   are not, docs/performance.md), and for 100,000 links in one statement 9.5 s against
+ *   are not), and for 100,000 links in one statement 9.5 s against
  *   10–16 s to insert, 6 s against 16–19 s to delete their user. An alias change is handled
  *   per row (a column list cannot have a transition table), only when the lower-cased alias
  *   differs. A delete finds its rows by the primary key from the old alias: a foreign key with

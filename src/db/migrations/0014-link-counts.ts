@@ -14,7 +14,7 @@ export type LinkCountsTable = {
  * code path (API, dashboard, CLI, import, a restore) can forget it. The API's list of links
  * without a filter reads its total here instead of counting the user's links: at 1,000,000 links
  * that count took 24 ms (the whole of the index `links_user_id`), and `GET /api/v1/links`
- * answered 30 times a second (docs/performance.md, tenth round).
+ * answered 30 times a second.
  *
  * PostgreSQL keeps rows of changes instead (migration 0015): there the row of a user's count
  * would be locked by each create until it commits, so the creates of one user, which run side by

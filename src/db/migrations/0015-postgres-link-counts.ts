@@ -18,8 +18,7 @@ export type LinkCountDeltasTable = {
  * user's rows into one now and then: `foldLinkCounts`).
  *
  * Before, the API's list without a filter counted the user's links for every page: at 1,000,000
- * links, nine pages a second, and ten connections counting at once ran past a client's timeout
- * (docs/performance.md, tenth and eleventh rounds).
+ * links, nine pages a second, and ten connections counting at once ran past a client's timeout.
  *
  * - A link deleted with its user (the foreign key's cascade) writes no row: the user's rows go
  *   with the user (the trigger on users), whichever of the two triggers runs first.

@@ -7,7 +7,7 @@ import type { Dialect } from '../connect.js'
  * shorter than that is compared with every link of the user and never reads the table, so the
  * one- and two-character suffixes of every alias were written and never read. Each link had one
  * row per character of its alias; it now has two fewer. Indexing a new link took about 24 % less
- * (its rows and the pages its commit writes to the log; docs/performance.md, eleventh round).
+ * (its rows and the pages its commit writes to the log).
  *
  * The rows go in one statement on each engine; on PostgreSQL the triggers that keep the table
  * write the longer suffixes only from now on (the same functions, with the series two shorter).

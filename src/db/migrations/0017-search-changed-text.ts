@@ -8,7 +8,7 @@ import type { Dialect } from '../connect.js'
  * whole form (as phpShort's does) made the indexer delete and write again the trigram and suffix
  * rows of every link it updated, though nothing the indexes hold had changed. That was 94 µs of
  * the click-writing thread an update, about a third of all the CPU an update cost, on two cores
- * the load generator shares (docs/performance.md, sixteenth round).
+ * the load generator shares.
  *
  * `IS NOT` compares exactly: a change of case alone (an alias `Abc` renamed `abc`) is a change,
  * and is indexed again as before. PostgreSQL's alias trigger has compared the values since

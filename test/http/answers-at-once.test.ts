@@ -1,8 +1,6 @@
 /**
- * The served app sends its answers at the end of the event loop's turn (BATCH_WRITES, on by
- * default; http/batched-writes.ts), and every answer at once with BATCH_WRITES=false. Seen at
- * the moment an answer is ended ('prefinish', emitted inside end()): its bytes are still in the
- * socket when batched, and already handed to the kernel when not.
+ * The served app hands each answer to the kernel as it is ended: seen at that moment
+ * ('prefinish', emitted inside end()), no byte of it is left waiting in the socket.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -29,7 +27,7 @@ async function serveNoting(env: Record<string, string>) {
     })
   })
   const port = (app.app.server.address() as { port: number }).port
-  const link = await createLink(app, { alias: 'batched' })
+  const link = await createLink(app, { alias: 'at-once' })
   const get = async (path: string) => {
     const answer = await send(port, path, { headers: { authorization: `Bearer ${KEY_A}` } })
     expect(answer.status).toBe(200)
@@ -38,23 +36,13 @@ async function serveNoting(env: Record<string, string>) {
   return { get, waiting, id: link.id as number }
 }
 
-describe('answers of a turn sent together', () => {
-  it('keeps a show and a list in the socket until the turn ends, by default', async () => {
+describe('answers sent as they are ended', () => {
+  it('leaves no byte of a show or a list waiting in the socket', async () => {
     const { get, waiting, id } = await serveNoting({})
     const shown = await get(`${API}/links/${id}`)
     const listed = await get(`${API}/links?per_page=10`)
-    expect(JSON.parse(shown.body).data.alias).toBe('batched')
-    expect(JSON.parse(listed.body).data.map((l: { alias: string }) => l.alias)).toEqual(['batched'])
-    expect(waiting).toEqual({
-      [`${API}/links/${id}`]: true,
-      [`${API}/links?per_page=10`]: true,
-    })
-  })
-
-  it('sends every answer at once with BATCH_WRITES=false', async () => {
-    const { get, waiting, id } = await serveNoting({ BATCH_WRITES: 'false' })
-    await get(`${API}/links/${id}`)
-    await get(`${API}/links?per_page=10`)
+    expect(JSON.parse(shown.body).data.alias).toBe('at-once')
+    expect(JSON.parse(listed.body).data.map((l: { alias: string }) => l.alias)).toEqual(['at-once'])
     expect(waiting).toEqual({
       [`${API}/links/${id}`]: false,
       [`${API}/links?per_page=10`]: false,
