@@ -252,19 +252,16 @@ describe('slink domain', () => {
       stderr: '',
     })
     expect(
-      await slink(
-        ['domain', 'add', 'http://Ann.Example.org:8080', '--email', 'ann@example.com'],
-        env,
-      ),
+      await slink(['domain', 'add', 'http://Ann.Example.org', '--email', 'ann@example.com'], env),
     ).toEqual({
       status: 0,
-      stdout: '2\tann.example.org\thttp://ann.example.org:8080\tuser\n',
+      stdout: '2\tann.example.org\thttp://ann.example.org\tuser\n',
       stderr: '',
     })
     expect(await slink(['domain', 'list'], env)).toEqual({
       status: 0,
       stdout:
-        'id\tname\turl\towner\n1\tgo.example.com\thttps://go.example.com\tglobal\n2\tann.example.org\thttp://ann.example.org:8080\tuser 1\n',
+        'id\tname\turl\towner\n1\tgo.example.com\thttps://go.example.com\tglobal\n2\tann.example.org\thttp://ann.example.org\tuser 1\n',
       stderr: '',
     })
   })
@@ -294,6 +291,28 @@ describe('slink domain', () => {
       stderr: 'slink: expected 1 argument, got 0\n',
     })
     expect(await count('domains')).toBe(1)
+  })
+
+  it('refuses an address, a port, a single label, and the host of PUBLIC_URL', async () => {
+    await slink(['user', 'create', '--email', 'ann@example.com'], env)
+    const own = { ...env, PUBLIC_URL: 'https://s.example.net' }
+    for (const name of ['127.0.0.1', '[::1]', 'localhost.', 'a..b', 'a-.com', 'go.example.com:0']) {
+      for (const owner of [[], ['--email', 'ann@example.com']]) {
+        expect(await slink(['domain', 'add', name, ...owner], own), name).toEqual({
+          status: 1,
+          stdout: '',
+          stderr: 'slink: name: The name field must be a valid domain name.\n',
+        })
+      }
+    }
+    for (const owner of [[], ['--email', 'ann@example.com']]) {
+      expect(await slink(['domain', 'add', 'S.example.net', ...owner], own)).toEqual({
+        status: 1,
+        stdout: '',
+        stderr: "slink: name: The name field must not be one of the service's own domains.\n",
+      })
+    }
+    expect(await count('domains')).toBe(0)
   })
 })
 
