@@ -13,7 +13,7 @@ import { closeConnections, get, post, time, type Timing } from './stats-http.js'
 import { growthPerClick, sizeOf } from './stats-size.js'
 import { writeYearOfClicks } from './stats-traffic.js'
 
-const KEY = 'bench-stats-key-0123456789'
+const KEY = 'bench-stats-key-0123456789abcdefghij'
 const DAYS = 366
 
 export interface StatsReport {

@@ -53,7 +53,7 @@ export const CONFIG_VARIABLES = [
   [
     'INITIAL_API_KEY',
     '(generated)',
-    "First user's API key on an empty database (at least 16 characters).",
+    "First user's API key on an empty database (32 to 128 printable characters, no spaces).",
   ],
   [
     'TRUST_PROXY',
@@ -184,8 +184,9 @@ function publicUrl(env: Env, port: number): URL {
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535)
   const initialApiKey = env.INITIAL_API_KEY?.trim() || null
-  if (initialApiKey !== null && !/^[\x21-\x7e]{16,128}$/.test(initialApiKey)) {
-    throw new ConfigError('INITIAL_API_KEY must be 16 to 128 printable characters without spaces')
+  // Shorter keys can be guessed: 32 characters from the printable ones are about 200 bits at best.
+  if (initialApiKey !== null && !/^[\x21-\x7e]{32,128}$/.test(initialApiKey)) {
+    throw new ConfigError('INITIAL_API_KEY must be 32 to 128 printable characters without spaces')
   }
   const database = parseDatabaseUrl(env.DATABASE_URL?.trim() || 'sqlite:./data/slink.db')
   const redisUrl = env.REDIS_URL?.trim() || null

@@ -38,7 +38,7 @@ export interface StartOptions {
 
 /** Migrations, the first user and the default domain: done once, before serving. */
 export async function prepareDatabase(config: Config, say: (line: string) => void): Promise<void> {
-  const db = openDatabase(config.database)
+  const db = openDatabase(config.database, say)
   try {
     await migrate(db)
     const services = createServices(db, { titleFetch: false })

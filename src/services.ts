@@ -21,6 +21,7 @@ import type { TitleFetchOptions } from './links/title-fetch.js'
 import { PixelService } from './pixels/service.js'
 import { SqlPixelStore } from './pixels/store.js'
 import { Changes } from './shared/changes.js'
+import { ownDomainOf } from './shared/domain-name.js'
 import { SpaceService } from './spaces/service.js'
 import { SqlSpaceStore } from './spaces/store.js'
 import { AccountOverviewService, SqlAccountTotalsStore } from './stats/account-overview.js'
@@ -47,6 +48,8 @@ export interface ServiceOptions {
   sessionStore?: SessionStore
   /** Random aliases of new links (tests script them; see LinkServiceDeps). */
   randomAlias?: (attempt: number) => string
+  /** The service's own address (`PUBLIC_URL`), whose host no one may add as a domain. */
+  publicUrl?: URL
   /** Where work done after an answer reports a failure (the server's log). */
   log?: (message: string) => (error: unknown) => void
 }
@@ -131,7 +134,13 @@ export function createServices(db: Db, options: ServiceOptions) {
     users,
     sessions,
     accounts: new AccountService(stores.users, sessions, now),
-    domains: new DomainService(stores.domains, events, linksOf, now),
+    domains: new DomainService(
+      stores.domains,
+      events,
+      linksOf,
+      now,
+      options.publicUrl ? ownDomainOf(options.publicUrl).name : null,
+    ),
     spaces: new SpaceService(stores.spaces, linksOf, events, now),
     pixels: new PixelService(stores.pixels, linkKeys, linksOf, events, now),
     links,
@@ -187,5 +196,6 @@ export function serviceOptionsFrom(config: Config): ServiceOptions {
       ? { policy: allowListPolicy(config.titleFetchAllowedHosts) }
       : false,
     webhookPolicy: allowListPolicy(config.webhookAllowedHosts),
+    publicUrl: config.publicUrl,
   }
 }

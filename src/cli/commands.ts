@@ -65,7 +65,7 @@ async function withServices<T>(
   const db = openDatabase(config.database)
   try {
     await migrate(db)
-    return await run(createServices(db, { titleFetch: false }))
+    return await run(createServices(db, { titleFetch: false, publicUrl: config.publicUrl }))
   } finally {
     await db.close()
   }
@@ -84,6 +84,7 @@ async function withAccountServices<T>(
     return await run(
       createServices(db, {
         titleFetch: false,
+        publicUrl: config.publicUrl,
         ...(redis ? { sessionStore: new RedisSessionStore(redis, IDLE_TIMEOUT_MS / 1000) } : {}),
       }),
     )

@@ -38,6 +38,9 @@ const TIME_ZONES: readonly string[] = (() => {
 const NOTICES: Record<string, string> = {
   changed: 'Your password was changed.',
   profile: 'Your profile was saved.',
+  // The same whether the new address was free or another account's (docs/dashboard.md).
+  email:
+    'Your profile was saved. A new email is used only if no other account has it: the email shown here is the one you sign in with.',
   revoked: 'The API key was revoked.',
 }
 
@@ -70,13 +73,16 @@ export function accountRoutes(app: FastifyInstance, ctx: DashboardContext): void
   app.post('/account/profile', formRoute(ProfileBody), async (request, reply) => {
     const me = ctx.signedInOf(request)
     const { body, errors } = formInput<ProfileInput>(request)
+    // Decided from what was asked, not from what was done: a taken address answers as a free one.
+    const newEmail =
+      body.email !== undefined && body.email.trim().toLowerCase() !== me.user.email.toLowerCase()
     try {
       await services.accounts.updateProfile(me.user.id, body, errors)
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error
       return page(reply, 422, me, { profile: { values: typedForm(request), errors: error.fields } })
     }
-    return seeOther(reply, '/dashboard/account?profile')
+    return seeOther(reply, newEmail ? '/dashboard/account?email' : '/dashboard/account?profile')
   })
 
   app.post('/account/password', { schema: { hide: true } }, async (request, reply) => {

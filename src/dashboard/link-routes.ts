@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { BODY_LIMIT } from '../http/body.js'
 import { LinkCreateBody, LinkUpdateBody, type LinkRecord } from '../links/schema.js'
 import type { RenderedPage } from '../pages/layout.js'
-import { parseDomainName } from '../shared/formats.js'
+import { ownDomainOf } from '../shared/domain-name.js'
 import { ValidationError } from '../shared/errors.js'
 import { linkActionRoutes } from './link-action-routes.js'
 import {
@@ -45,7 +45,7 @@ export type { LinkRouteOptions } from './link-route-helpers.js'
 export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): void {
   const { services } = options
   const links = services.links
-  const defaultDomainName = parseDomainName(options.config.publicUrl.origin)?.name ?? ''
+  const defaultDomainName = ownDomainOf(options.config.publicUrl).name
 
   async function defaultDomainId(): Promise<number | null> {
     return (await services.domains.findByName(defaultDomainName))?.id ?? null

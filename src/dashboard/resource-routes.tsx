@@ -4,12 +4,12 @@
  * invalidation) with the API's schemas, through the shared screens of resource-form-routes.ts.
  */
 import type { FastifyInstance } from 'fastify'
+import { ownDomainOf } from '../shared/domain-name.js'
 import type { DomainRow, PixelRow, SpaceRow } from '../db/types.js'
 import {
   DomainCreateBody,
   DomainListQuery,
   DomainUpdateBody,
-  parseDomainName,
   type DomainCreateInput,
   type DomainUpdateInput,
 } from '../domains/schema.js'
@@ -218,7 +218,7 @@ export function resourceRoutes(app: FastifyInstance, ctx: DashboardContext): voi
 
   // The default domain is made from PUBLIC_URL at every start: renaming or deleting it here
   // would be undone (or break every short link), so it is read-only on this screen too.
-  const defaultName = parseDomainName(ctx.config.publicUrl.origin)?.name
+  const defaultName = ownDomainOf(ctx.config.publicUrl).name
   registerResourceScreens<DomainRow, DomainListQuery, DomainCreateInput, DomainUpdateInput>(
     app,
     ctx,

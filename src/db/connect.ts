@@ -1,9 +1,10 @@
 /**
- * Opens the database named by the configuration: an SQLite file (created with its folder)
- * or a PostgreSQL pool. Both come back behind the same query builder.
+ * Opens the database named by the configuration: an SQLite file (created with its folder,
+ * readable by the service's user only) or a PostgreSQL pool. Both come back behind the same
+ * query builder.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { mkdirSync } from 'node:fs'
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely'
@@ -170,13 +171,49 @@ function configure(handle: SQLite.Database): void {
   )
 }
 
-export function openDatabase(config: DatabaseConfig): Db {
+/**
+ * The database file holds every secret the service keeps (API key hashes, webhook secrets, the
+ * cookie and CSRF secrets): a new one is created empty, mode 0600, in a new folder made 0700,
+ * before SQLite opens it; SQLite gives its -wal and -shm files the database file's mode. An
+ * existing file (or -wal, -shm) that others may read is made 0600, and `notice` says so.
+ */
+function ownerOnly(path: string, notice: (line: string) => void): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  try {
+    closeSync(openSync(path, 'wx', 0o600))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    let mode: number
+    try {
+      mode = statSync(file).mode & 0o777
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue
+      throw error
+    }
+    if ((mode & 0o077) === 0) continue
+    chmodSync(file, mode & 0o700)
+    notice(
+      `${file} could be read by other users (mode ${mode.toString(8)}); it is now ${(mode & 0o700).toString(8)}`,
+    )
+  }
+}
+
+/**
+ * `notice` hears what opening changed on its own (an SQLite file made owner-only); by default
+ * it goes to standard error.
+ */
+export function openDatabase(
+  config: DatabaseConfig,
+  notice: (line: string) => void = (line) => process.stderr.write(`slink: ${line}\n`),
+): Db {
   if (config.kind === 'sqlite') {
     let handle: SQLite.Database
     let readOnly: SQLite.Database | null = null
     try {
       const inMemory = config.path === ':memory:' || config.path === ''
-      if (!inMemory) mkdirSync(dirname(config.path), { recursive: true })
+      if (!inMemory) ownerOnly(config.path, notice)
       handle = new SQLite(config.path)
       handle.pragma('journal_mode = WAL')
       handle.pragma('synchronous = NORMAL')

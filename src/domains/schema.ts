@@ -26,7 +26,7 @@ const fields = {
   name: FormattedString('domain-name', {
     maxLength: 255,
     description:
-      'Host name, optionally with scheme and port: `example.com`, `http://localhost:8080`. The scheme defaults to https.',
+      "A host name of two or more labels, optionally with a scheme: `example.com`, `http://go.example.com` (the scheme defaults to https). No port, address or trailing dot; a Unicode name is stored in its IDNA (punycode) form. Not the service's own domain, nor a global one.",
   }),
   index_page: page('Where a visit to the bare domain goes.'),
   not_found_page: page('Where an unknown alias goes (302) instead of the 404 page.'),
@@ -42,5 +42,3 @@ export type DomainUpdateInput = Static<typeof DomainUpdateBody>
 
 export const DomainListQuery = Type.Object(ListQuery(['id', 'name'] as const, ['name'] as const))
 export type DomainListQuery = Static<typeof DomainListQuery>
-
-export { parseDomainName } from '../shared/formats.js'

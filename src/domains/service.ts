@@ -5,6 +5,7 @@ import type { DomainRow } from '../db/types.js'
 import type { DomainEvents } from '../events/bus.js'
 import { cascadeDeletes, changedFields, type LinkSnapshotsOf } from '../events/types.js'
 import { FieldErrors, ForbiddenError, NotFoundError } from '../shared/errors.js'
+import { ownDomainOf } from '../shared/domain-name.js'
 import { FORMAT_MESSAGES, parseDomainName } from '../shared/formats.js'
 import { takenMessage, writeUnique } from '../db/unique.js'
 import { toDomainRecord } from './record.js'
@@ -12,6 +13,7 @@ import type { DomainCreateInput, DomainUpdateInput } from './schema.js'
 import type { DomainFields, DomainFilter, DomainStore } from './store.js'
 
 const TAKEN = takenMessage('name')
+const OWN = "The name field must not be one of the service's own domains."
 
 export class DomainService {
   constructor(
@@ -19,6 +21,8 @@ export class DomainService {
     private readonly events: DomainEvents,
     private readonly linksOf: LinkSnapshotsOf,
     private readonly now: () => number = Date.now,
+    /** The default domain's name (the host of `PUBLIC_URL`), which no one else may add. */
+    private readonly ownName: string | null = null,
   ) {}
 
   list(userId: number, filter: DomainFilter, page: PageRequest): Promise<Page<DomainRow>> {
@@ -39,7 +43,7 @@ export class DomainService {
   ): Promise<DomainRow> {
     if (input.name === undefined && !errors.has('name'))
       errors.add('name', 'The name field is required.')
-    const fields = await this.fields(input, errors, null)
+    const fields = await this.fields(input, errors, userId, null)
     errors.throwIfAny()
     const complete = { index_page: null, not_found_page: null, ...fields } as DomainFields
     const now = this.now()
@@ -101,7 +105,7 @@ export class DomainService {
     errors: FieldErrors,
   ): Promise<DomainRow> {
     const userId = domain.user_id
-    const fields = await this.fields(input, errors, domain.id)
+    const fields = await this.fields(input, errors, userId, domain.id)
     errors.throwIfAny()
     const now = this.now()
     return writeUnique(errors, 'name', () =>
@@ -148,7 +152,7 @@ export class DomainService {
 
   /** The global domain `PUBLIC_URL` names, created (or its URL refreshed) at start-up. */
   async ensureDefault(publicUrl: URL): Promise<DomainRow> {
-    const parsed = parseDomainName(publicUrl.origin)!
+    const parsed = ownDomainOf(publicUrl)
     const existing = await this.store.findByName(parsed.name)
     if (!existing) {
       const fields = { ...parsed, index_page: null, not_found_page: null }
@@ -170,9 +174,14 @@ export class DomainService {
     return domain
   }
 
+  /**
+   * The fields to write. A name must be a host name (shared/domain-name.ts), not the default
+   * domain's, and not another domain's: a user's domain may not take a global domain's name.
+   */
   private async fields(
     input: DomainUpdateInput,
     errors: FieldErrors,
+    ownerId: number | null,
     selfId: number | null,
   ): Promise<Partial<DomainFields>> {
     const fields: Partial<DomainFields> = {}
@@ -180,9 +189,12 @@ export class DomainService {
       const parsed = parseDomainName(input.name)
       if (parsed === null) {
         errors.add('name', FORMAT_MESSAGES['domain-name']('name'))
+      } else if (parsed.name === this.ownName) {
+        errors.add('name', OWN)
       } else {
         const other = await this.store.findByName(parsed.name)
-        if (other && other.id !== selfId) errors.add('name', TAKEN)
+        if (other && other.id !== selfId)
+          errors.add('name', ownerId !== null && other.user_id === null ? OWN : TAKEN)
         Object.assign(fields, parsed)
       }
     }

@@ -2,6 +2,10 @@
  * String formats used by request schemas. Each is registered with the validator under its
  * name, appears in the OpenAPI document as `format`, and has the message its failure reports.
  */
+import { parseDomainName } from './domain-name.js'
+
+export { parseDomainName }
+
 const CONTROL_OR_SPACE = /[\s\p{Cc}]/u
 
 /** An absolute http(s) URL with a host. Anything else (javascript:, data:, file:, …) fails. */
@@ -15,16 +19,6 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false
   }
-}
-
-/** `example.com`, `example.com:8443` or `http://example.com` → host name and base URL. */
-export function parseDomainName(input: string): { name: string; url: string } | null {
-  const withScheme = /^https?:\/\//i.test(input) ? input : `https://${input}`
-  if (!isHttpUrl(withScheme)) return null
-  const url = new URL(withScheme)
-  const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password
-  if (!bare || !/^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname)) return null
-  return { name: url.hostname, url: `${url.protocol}//${url.host}` }
 }
 
 /** An address with one `@`, no spaces, and parts of sensible length (what the CLI accepts too). */

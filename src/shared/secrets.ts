@@ -12,9 +12,12 @@ export function randomString(length: number, alphabet = KEY_ALPHABET): string {
   return out
 }
 
+/** How every generated key begins. */
+const KEY_MARK = 'slk_'
+
 /** A new API key: `slk_` and 40 random characters (about 238 bits). */
 export function generateApiKey(): string {
-  return `slk_${randomString(40)}`
+  return `${KEY_MARK}${randomString(40)}`
 }
 
 export function sha256(value: string): string {
@@ -22,14 +25,15 @@ export function sha256(value: string): string {
 }
 
 /**
- * The stored, non-secret part of a key used to find it (and to revoke it by prefix): its first
- * 12 characters, or half of a short key, so that most of any key stays secret. Every key has at
- * least 16 characters, so every prefix has at least 8 (the shortest prefix accepted to revoke).
+ * The stored, non-secret part of a key used to find it (and to revoke it by prefix): `slk_` and
+ * the 8 characters after it for a key of that form (every generated key), else the first 8
+ * characters; the rest of a key is kept only as its hash. Every key has at least 16 characters,
+ * so at least 8 of them stay secret. Migration 0019 trimmed the longer prefixes stored before.
  */
 export const LOOKUP_PREFIX_LENGTH = 8
 
 export function keyPrefix(key: string): string {
-  return key.slice(0, Math.min(12, Math.floor(key.length / 2)))
+  return key.slice(0, key.startsWith(KEY_MARK) && key.length >= 24 ? 12 : LOOKUP_PREFIX_LENGTH)
 }
 
 export function equalHex(a: string, b: string): boolean {

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import type { UserRole, UserRow } from '../db/types.js'
 import { FieldErrors, ForbiddenError, NotFoundError } from '../shared/errors.js'
+import { isUniqueViolation } from '../db/errors.js'
 import { takenMessage, writeUnique } from '../db/unique.js'
 import type { NewUserInput, ProfileInput } from './schema.js'
 import type { SessionService } from '../sessions/service.js'
@@ -70,24 +71,34 @@ export class AccountService {
   }
 
   /**
-   * Changes a person's name, email or time zone (already checked by the form's schema); an
-   * email another user has is refused with the API's message.
+   * Changes a person's name, email or time zone (already checked by the form's schema). A new
+   * email that another account has is left out, and nothing says so: the answer is the one a
+   * free address gets, so the form does not tell whether an address has an account
+   * (docs/dashboard.md, "Email changes"). The other fields are saved either way.
    */
   async updateProfile(
     userId: number,
     input: ProfileInput,
     errors = new FieldErrors(),
   ): Promise<UserRow> {
-    const profile = { ...input, ...(input.name ? { name: input.name.trim() } : {}) }
+    const { email, ...rest } = input
+    const profile: ProfileInput = { ...rest, ...(rest.name ? { name: rest.name.trim() } : {}) }
     if (profile.name === '' && !errors.has('name'))
       errors.add('name', 'The name field is required.')
-    if (input.email !== undefined && !errors.has('email')) {
-      profile.email = input.email.trim()
-      const other = await this.store.findByEmail(profile.email)
-      if (other && other.id !== userId) errors.add('email', takenMessage('email'))
+    if (email !== undefined && !errors.has('email')) {
+      const other = await this.store.findByEmail(email.trim())
+      if (!other || other.id === userId) profile.email = email.trim()
     }
     errors.throwIfAny()
-    return writeUnique(errors, 'email', () => this.store.updateProfile(userId, profile, this.now()))
+    const now = this.now()
+    try {
+      return await this.store.updateProfile(userId, profile, now)
+    } catch (error) {
+      // Another account took the address meanwhile: it is left out like a taken one.
+      if (!isUniqueViolation(error) || profile.email === undefined) throw error
+      delete profile.email
+      return this.store.updateProfile(userId, profile, now)
+    }
   }
 
   /**

@@ -156,10 +156,13 @@ export class UserService {
     ).filter((key) => keyOrPrefix.startsWith(key.prefix) || key.prefix.startsWith(keyOrPrefix))
     if (candidates.length === 0)
       throw new UserInputError(`no live API key matches "${keyOrPrefix}"`)
-    if (candidates.length > 1)
+    if (candidates.length > 1) {
+      // Past the stored prefixes, more characters cannot tell the keys apart: only the key can.
+      const more = candidates.some((key) => key.prefix.length > keyOrPrefix.length)
       throw new UserInputError(
-        `"${keyOrPrefix}" matches ${candidates.length} keys; give more characters`,
+        `"${keyOrPrefix}" matches ${candidates.length} keys; give ${more ? 'more characters' : 'the whole key'}`,
       )
+    }
     await this.store.revokeKey(candidates[0]!.id, this.now())
   }
 

@@ -46,7 +46,7 @@ describe('the real slink bin', () => {
     expect(slinkProcess(['migrate'], env)).toEqual({
       status: 0,
       stdout:
-        'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0004-dashboard-accounts, 0005-webhooks, 0006-imports, 0007-api-key-names, 0008-link-search, 0009-import-row-lookups, 0010-webhook-attempts, 0011-search-backlog, 0012-auth-generation, 0013-postgres-alias-suffixes, 0014-link-counts, 0015-postgres-link-counts, 0016-short-alias-suffixes, 0017-search-changed-text\n',
+        'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0004-dashboard-accounts, 0005-webhooks, 0006-imports, 0007-api-key-names, 0008-link-search, 0009-import-row-lookups, 0010-webhook-attempts, 0011-search-backlog, 0012-auth-generation, 0013-postgres-alias-suffixes, 0014-link-counts, 0015-postgres-link-counts, 0016-short-alias-suffixes, 0017-search-changed-text, 0019-short-key-prefixes\n',
       stderr: '',
     })
     expect(slinkProcess(['key', 'create', '--email', 'nobody@example.com'], env)).toEqual({
@@ -67,7 +67,7 @@ describe('slink migrate', () => {
     expect(await slink(['migrate'], env)).toEqual({
       status: 0,
       stdout:
-        'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0004-dashboard-accounts, 0005-webhooks, 0006-imports, 0007-api-key-names, 0008-link-search, 0009-import-row-lookups, 0010-webhook-attempts, 0011-search-backlog, 0012-auth-generation, 0013-postgres-alias-suffixes, 0014-link-counts, 0015-postgres-link-counts, 0016-short-alias-suffixes, 0017-search-changed-text\n',
+        'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0004-dashboard-accounts, 0005-webhooks, 0006-imports, 0007-api-key-names, 0008-link-search, 0009-import-row-lookups, 0010-webhook-attempts, 0011-search-backlog, 0012-auth-generation, 0013-postgres-alias-suffixes, 0014-link-counts, 0015-postgres-link-counts, 0016-short-alias-suffixes, 0017-search-changed-text, 0019-short-key-prefixes\n',
       stderr: '',
     })
     expect(await slink(['migrate'], env)).toEqual({
@@ -232,7 +232,7 @@ describe('slink key', () => {
     expect(await slink(['key', 'revoke', 'shared-prefix'], env)).toEqual({
       status: 1,
       stdout: '',
-      stderr: 'slink: "shared-prefix" matches 2 keys; give more characters\n',
+      stderr: 'slink: "shared-prefix" matches 2 keys; give the whole key\n',
     })
     expect(await slink(['key', 'revoke'], env)).toEqual({
       status: 2,
@@ -252,19 +252,16 @@ describe('slink domain', () => {
       stderr: '',
     })
     expect(
-      await slink(
-        ['domain', 'add', 'http://Ann.Example.org:8080', '--email', 'ann@example.com'],
-        env,
-      ),
+      await slink(['domain', 'add', 'http://Ann.Example.org', '--email', 'ann@example.com'], env),
     ).toEqual({
       status: 0,
-      stdout: '2\tann.example.org\thttp://ann.example.org:8080\tuser\n',
+      stdout: '2\tann.example.org\thttp://ann.example.org\tuser\n',
       stderr: '',
     })
     expect(await slink(['domain', 'list'], env)).toEqual({
       status: 0,
       stdout:
-        'id\tname\turl\towner\n1\tgo.example.com\thttps://go.example.com\tglobal\n2\tann.example.org\thttp://ann.example.org:8080\tuser 1\n',
+        'id\tname\turl\towner\n1\tgo.example.com\thttps://go.example.com\tglobal\n2\tann.example.org\thttp://ann.example.org\tuser 1\n',
       stderr: '',
     })
   })
@@ -295,6 +292,28 @@ describe('slink domain', () => {
     })
     expect(await count('domains')).toBe(1)
   })
+
+  it('refuses an address, a port, a single label, and the host of PUBLIC_URL', async () => {
+    await slink(['user', 'create', '--email', 'ann@example.com'], env)
+    const own = { ...env, PUBLIC_URL: 'https://s.example.net' }
+    for (const name of ['127.0.0.1', '[::1]', 'localhost.', 'a..b', 'a-.com', 'go.example.com:0']) {
+      for (const owner of [[], ['--email', 'ann@example.com']]) {
+        expect(await slink(['domain', 'add', name, ...owner], own), name).toEqual({
+          status: 1,
+          stdout: '',
+          stderr: 'slink: name: The name field must be a valid domain name.\n',
+        })
+      }
+    }
+    for (const owner of [[], ['--email', 'ann@example.com']]) {
+      expect(await slink(['domain', 'add', 'S.example.net', ...owner], own)).toEqual({
+        status: 1,
+        stdout: '',
+        stderr: "slink: name: The name field must not be one of the service's own domains.\n",
+      })
+    }
+    expect(await count('domains')).toBe(0)
+  })
 })
 
 describe('configuration errors', () => {
@@ -307,6 +326,14 @@ describe('configuration errors', () => {
     [
       { REDIRECT_STATUS: '303' },
       'slink: REDIRECT_STATUS must be 301, 302, 307 or 308, got "303"\n',
+    ],
+    [
+      { INITIAL_API_KEY: 'a-key-of-thirty-one-characters!' },
+      'slink: INITIAL_API_KEY must be 32 to 128 printable characters without spaces\n',
+    ],
+    [
+      { INITIAL_API_KEY: 'redirect-test-key-0123456789' },
+      'slink: INITIAL_API_KEY must be 32 to 128 printable characters without spaces\n',
     ],
   ])('stops with one line naming the variable (%j)', async (extra, stderr) => {
     expect(await slink(['migrate'], { ...env, ...extra })).toEqual({

@@ -44,16 +44,16 @@ describe('slink serve', () => {
   it('uses INITIAL_API_KEY for the first user and prints no key', async () => {
     const server = serve({
       ...env,
-      INITIAL_API_KEY: 'initial-key-0123456789',
+      INITIAL_API_KEY: 'initial-key-0123456789abcdefghijklmn',
       PUBLIC_URL: 'https://sho.rt',
     })
     const [, port] = await server.waitFor(LISTENING)
     expect(server.output()).not.toMatch(/API key/)
-    expect(server.output()).not.toContain('initial-key-0123456789')
+    expect(server.output()).not.toContain('initial-key-0123456789abcdefghijklmn')
     // The one-time link is printed all the same, on PUBLIC_URL.
     expect(server.output()).toMatch(/\nhttps:\/\/sho\.rt\/password\/[A-Za-z0-9_-]{43}\n/)
     const res = await fetch(`http://127.0.0.1:${port}/api/v1/account`, {
-      headers: { authorization: 'Bearer initial-key-0123456789' },
+      headers: { authorization: 'Bearer initial-key-0123456789abcdefghijklmn' },
     })
     expect(res.status).toBe(200)
     server.kill()
@@ -61,7 +61,7 @@ describe('slink serve', () => {
   })
 
   it('answers a request in flight when SIGTERM arrives twice, then exits 0', async () => {
-    const server = serve({ ...env, INITIAL_API_KEY: 'initial-key-0123456789' })
+    const server = serve({ ...env, INITIAL_API_KEY: 'initial-key-0123456789abcdefghijklmn' })
     const [, port] = await server.waitFor(LISTENING)
     // A slow client: the body arrives after the signals, so the request is in flight during shutdown.
     const { request } = await import('node:http')
@@ -73,7 +73,7 @@ describe('slink serve', () => {
           method: 'POST',
           path: '/api/v1/spaces',
           headers: {
-            authorization: 'Bearer initial-key-0123456789',
+            authorization: 'Bearer initial-key-0123456789abcdefghijklmn',
             'content-type': 'application/x-www-form-urlencoded',
             'content-length': '10',
           },

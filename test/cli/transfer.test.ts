@@ -94,6 +94,9 @@ describe('slink export', () => {
       stderr: `slink: cannot write ${plain}: no such file or directory\n`,
     })
     const gz = join(dir, 'dump.jsonl.gz')
+    // An existing file others may read is replaced by one they may not.
+    writeFileSync(gz, 'old', { mode: 0o644 })
+    expect(statSync(gz).mode & 0o777).toBe(0o644)
     const result = await slink(['export', '--to', gz], { DATABASE_URL: src.url })
     expect(result.stdout).toBe('')
     expect(result.stderr).toMatch(EXPORTED)

@@ -38,7 +38,7 @@ describe('dashboard account', () => {
     expect(res.body).toContain('<option value="Europe/Paris">Europe/Paris</option>')
     // The test user's key was made like `slink user create` makes one.
     const row = keyRow(res.body, 'Command line')
-    expect(row?.[2]).toContain('<code>test-key-use…</code>')
+    expect(row?.[2]).toContain('<code>test-key…</code>')
     expect(row?.[2]).toContain('<td class="nowrap" data-label="Last used">Never</td>')
     expect(res.body).not.toContain('test-key-user-a-0123456789')
   })
@@ -51,9 +51,9 @@ describe('dashboard account', () => {
       timezone: 'Europe/Paris',
     })
     expectStatus(res, 303)
-    expect(res.headers.location).toBe('/dashboard/account?profile')
-    const page = await alice.get('/dashboard/account?profile')
-    expect(page.body).toContain('Your profile was saved.')
+    expect(res.headers.location).toBe('/dashboard/account?email')
+    const page = await alice.get('/dashboard/account?email')
+    expect(page.body).toContain('Your profile was saved. A new email is used only if')
     expect(page.body).toContain('value="Alice &lt;b>Liddell&lt;/b>"')
     expect(page.body).toContain('<option value="Europe/Paris" selected>Europe/Paris</option>')
     const api = (await t.call('GET', `${API}/account`)).json() as { data: Record<string, unknown> }
@@ -85,17 +85,41 @@ describe('dashboard account', () => {
     )
     expect(res.body).toContain('value="not an email"')
     expect(res.body).toContain('<option value="Mars/Olympus" selected>Mars/Olympus</option>')
-    const taken = await alice.post('/dashboard/account/profile', {
-      _csrf: await token(),
-      name: 'Alice',
-      email: 'B@example.com',
-      timezone: 'UTC',
-    })
-    expectStatus(taken, 422)
-    expect(taken.body).toContain(
-      '<p class="field-error" id="email-error">The email has already been taken.</p>',
-    )
     expect((await t.services.accounts.findUser(t.userA))?.email).toBe('alice@example.org')
+  })
+
+  it('answers a new email another account has exactly as a free one, and keeps it only when free', async () => {
+    const change = (name: string, email: string) =>
+      alice.post('/dashboard/account/profile', {
+        _csrf: csrf,
+        name,
+        email,
+        timezone: 'UTC',
+      })
+    const csrf = await token()
+    const taken = await change('Alice Taken', 'B@example.com')
+    const afterTaken = await t.services.accounts.findUser(t.userA)
+    const free = await change('Alice Free', 'alice@example.net')
+    const afterFree = await t.services.accounts.findUser(t.userA)
+    for (const res of [taken, free]) {
+      expectStatus(res, 303)
+      expect(res.headers.location).toBe('/dashboard/account?email')
+    }
+    expect(free.body).toBe(taken.body)
+    expect(Object.keys(free.headers).sort()).toEqual(Object.keys(taken.headers).sort())
+    // The taken address stays the other account's; the rest of the form is saved.
+    expect(afterTaken).toMatchObject({ name: 'Alice Taken', email: 'alice@example.org' })
+    expect(afterFree).toMatchObject({ name: 'Alice Free', email: 'alice@example.net' })
+    expect((await t.services.accounts.findUser(t.userB))?.email).toBe('b@example.com')
+    const page = await alice.get('/dashboard/account?email')
+    expect(page.body).toContain(
+      'Your profile was saved. A new email is used only if no other account has it: the email shown here is the one you sign in with.',
+    )
+    // The same email again, or in another case, is no change.
+    const same = await change('Alice <b>Liddell</b>', 'ALICE@example.net')
+    expectStatus(same, 303)
+    expect(same.headers.location).toBe('/dashboard/account?profile')
+    expect(await t.services.accounts.verify('alice@example.net', 'alice password')).not.toBeNull()
   })
 
   it('makes a named key, shown once, that works with the API; its last use is shown', async () => {

@@ -64,10 +64,9 @@ describe('store and show', () => {
 
   it.each([
     ['plain.example.com', 'plain.example.com', 'https://plain.example.com'],
-    ['port.example.com:8443', 'port.example.com', 'https://port.example.com:8443'],
+    ['bücher.example.com/', 'xn--bcher-kva.example.com', 'https://xn--bcher-kva.example.com'],
     ['http://http.example.com', 'http.example.com', 'http://http.example.com'],
     ['https://Upper.Example.com', 'upper.example.com', 'https://upper.example.com'],
-    ['http://local.example:8080', 'local.example', 'http://local.example:8080'],
   ])('stores the name %j as host %j with url %j', async (input, name, url) => {
     const res = await post({ name: input })
     expectStatus(res, 201)
@@ -113,11 +112,50 @@ describe('field rules', () => {
     })
   })
 
-  it('rejects a host name another user has, and the global one, whatever the case or scheme', async () => {
+  let renamed = 0
+  it.each([
+    '127.0.0.1',
+    '2130706433',
+    '[::1]',
+    'http://[::1]',
+    'localhost',
+    'localhost.',
+    'example.com.',
+    'a..b',
+    '-a.com',
+    'go.example.com:0',
+    'http://go.example.com:8080',
+    `${'a'.repeat(64)}.example.com`,
+  ])('rejects %j, on create and on update', async (name) => {
+    await expect422(await post({ name }), {
+      name: ['The name field must be a valid domain name.'],
+    })
+    const domain = await createDomain(t, {
+      name: `update-${++renamed}.example.com`,
+    })
+    const res = await t.call('PATCH', `${API}/domains/${domain.id}`, { form: { name } })
+    await expect422(res, { name: ['The name field must be a valid domain name.'] })
+    expect(await show(t, `domains/${domain.id}`)).toEqual(domain)
+  })
+
+  it('rejects a host name another user has, whatever the case or scheme', async () => {
     await createDomain(t, { name: 'taken.example.com' }, KEY_B)
-    for (const name of ['taken.example.com', 'http://TAKEN.example.com:8080', 'short.test']) {
+    for (const name of ['taken.example.com', 'http://TAKEN.example.com']) {
       await expect422(await post({ name }), { name: ['The name has already been taken.'] })
     }
+  })
+
+  it('rejects the service’s own domain and every global one, on create and on update', async () => {
+    const global = await t.services.domains.create(null, { name: 'global.domains.example' })
+    const own = ["The name field must not be one of the service's own domains."]
+    const domain = await createDomain(t, { name: 'renamed.domains.example' })
+    for (const name of ['short.test', 'http://SHORT.test', 'global.domains.example']) {
+      await expect422(await post({ name }), { name: own })
+      const res = await t.call('PUT', `${API}/domains/${domain.id}`, { form: { name } })
+      await expect422(res, { name: own })
+    }
+    expect(await show(t, `domains/${domain.id}`)).toEqual(domain)
+    await t.services.domains.deleteGlobal(global.id)
   })
 
   it.each(['javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'example.com'])(

@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs'
 import SQLite from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { eventually, startServer, type TestServer } from '../support/server.js'
+import { API_KEY, eventually, startServer, type TestServer } from '../support/server.js'
 import { phpShortApi, sourceApi, type SourceApi } from '../support/source-apis.js'
 
 const PAGES = 30
@@ -39,7 +39,7 @@ async function startImport(server: TestServer, api: SourceApi): Promise<number> 
   const res = await server.send('/api/v1/imports', {
     method: 'POST',
     headers: {
-      authorization: 'Bearer redirect-test-key-0123456789',
+      authorization: `Bearer ${API_KEY}`,
       'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
     },
     body: form({ source: 'phpshort', url: api.url, key: 'php-key' }),

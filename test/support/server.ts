@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { openDatabase } from '../../src/db/connect.js'
 import { serve, type ServeProcess } from './cli.js'
 
-export const API_KEY = 'redirect-test-key-0123456789'
+export const API_KEY = 'redirect-test-key-0123456789abcdefghij'
 export const HOST = 'short.test'
 
 export interface Reply {
