@@ -102,16 +102,22 @@ function TargetRows(props: {
           </div>
         )
       })}
-      <button
-        type="submit"
-        class="secondary-button"
-        name="_action"
-        value={`add_${list}`}
-        autofocus={(props.focus?.list === list && props.focus.row === 'add') || undefined}
-        {...rowButtonAttributes(props.action)}
-      >
-        Add {list === 'rotation' ? 'destination' : props.keyLabel.toLowerCase()}
-      </button>
+      {rows.length < MAX_TARGET_ENTRIES ? (
+        <button
+          type="submit"
+          class="secondary-button"
+          name="_action"
+          value={`add_${list}`}
+          autofocus={(props.focus?.list === list && props.focus.row === 'add') || undefined}
+          {...rowButtonAttributes(props.action)}
+        >
+          Add {list === 'rotation' ? 'destination' : props.keyLabel.toLowerCase()}
+        </button>
+      ) : (
+        <p class="muted small" id={`${list}-full`}>
+          A list takes at most {MAX_TARGET_ENTRIES} rows.
+        </p>
+      )}
     </fieldset>
   )
 }

@@ -448,6 +448,10 @@ describe('dashboard link forms', () => {
       expect(fieldError(res.body, 'country')).toBe(message)
       expect(selected(res.body, 'country[99][key]')).toBe('US')
       expect(selected(res.body, 'country[100][key]')).toBeNull()
+      // A full list offers no row more.
+      expect(res.body).not.toContain('value="add_country"')
+      expect(res.body).toContain('A list takes at most 100 rows.')
+      expect(res.body).toContain('value="add_language"')
       expect(res.body.length).toBeLessThan(1_500_000)
     }
     const list = await t.call('GET', `${API}/links?search=rows&search_by=url`)
