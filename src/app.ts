@@ -18,6 +18,8 @@ import { isApiPath, sendError, sendRawError } from './http/error-handler.js'
 import { apiNotFound, trackRoutes } from './http/not-found.js'
 import { notFoundPage } from './pages/index.js'
 import { CountingAttemptLimiter } from './limits/attempt-limiter.js'
+import { RequestLimit } from './limits/request-limit.js'
+import { QR_IMAGES_PER_MINUTE } from './links/qr.js'
 import { clientAddress } from './edge/client.js'
 import { fastPath, type Listener } from './edge/fast-path.js'
 import { redirectRoutes } from './edge/short-url-routes.js'
@@ -156,12 +158,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const worker = cluster.isWorker && cluster.worker ? { worker: cluster.worker.id } : {}
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', ...worker }))
 
+  // One count of QR images per user, for the API and the dashboard together.
+  const qrLimit = new RequestLimit(counters, 'qr', QR_IMAGES_PER_MINUTE)
   await app.register(apiV1, {
     prefix: '/api/v1',
     config,
     services: options.services,
     defaultDomainId: options.defaultDomainId,
     counters,
+    qrLimit,
   })
 
   const dashboard = createDashboard({
@@ -169,6 +174,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     services: options.services,
     csrfSecret: await sharedSecret(options.services.db, 'csrf_secret'),
     limits: options.signInLimits ?? signInLimits(counters),
+    qrLimit,
   })
   dashboard.routes(app)
 

@@ -12,6 +12,7 @@ import { SqlDomainStore } from './domains/store.js'
 import { DomainEvents } from './events/bus.js'
 import { invalidateCacheOnEvents } from './events/cache-invalidation.js'
 import type { LinkSnapshot, LinkSnapshotsOf } from './events/types.js'
+import { QrCodes } from './links/qr-codes.js'
 import { presentLinks, type LinkPresenterDeps } from './links/record.js'
 import { LinkService } from './links/service.js'
 import { SearchIndexer } from './links/search-indexer.js'
@@ -144,6 +145,7 @@ export function createServices(db: Db, options: ServiceOptions) {
     spaces: new SpaceService(stores.spaces, linksOf, events, now),
     pixels: new PixelService(stores.pixels, linkKeys, linksOf, events, now),
     links,
+    qrCodes: new QrCodes(),
     overview: new AccountOverviewService(
       new SqlAccountTotalsStore(db),
       links,

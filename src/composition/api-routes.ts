@@ -7,9 +7,11 @@ import type { FastifyInstance } from 'fastify'
 import { accountRoutes } from '../account/routes.js'
 import type { Config } from '../config.js'
 import { API_LIMIT_WINDOW_MS, countersStore, limitKeyOf } from '../limits/rate-limit-store.js'
+import { RequestLimit } from '../limits/request-limit.js'
 import { MemoryCounters, type Counters } from '../limits/window-counters.js'
 import { domainRoutes } from '../domains/routes.js'
 import { importRoutes } from '../imports/routes.js'
+import { QR_IMAGES_PER_MINUTE } from '../links/qr.js'
 import { qrRoutes } from '../links/qr-routes.js'
 import { linkRoutes } from '../links/routes.js'
 import { pixelRoutes } from '../pixels/routes.js'
@@ -27,10 +29,13 @@ export interface ApiOptions {
   defaultDomainId: () => number | null
   /** Where the rate limit is counted (this process when absent; see src/limits/). */
   counters?: Counters
+  /** QR images per user (shared with the dashboard's; counted in `counters` when absent). */
+  qrLimit?: RequestLimit
 }
 
 export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<void> {
   const { config, services } = options
+  const counters = options.counters ?? new MemoryCounters()
   registerBodyParsers(app)
   if (config.apiRateLimit > 0) {
     await app.register(rateLimit, {
@@ -40,7 +45,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
       nameSpace: 'slink-api-',
       // Requests are not refused for want of a counter.
       skipOnError: true,
-      store: countersStore(options.counters ?? new MemoryCounters()),
+      store: countersStore(counters),
       keyGenerator: (request) => {
         const token = bearerToken(request)
         return token === null ? `ip:${request.ip}` : limitKeyOf(token)
@@ -58,7 +63,10 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   registerAuth(app, services.users)
   const publicUrl = config.publicUrl
   linkRoutes(app, services.links, services.presenter, publicUrl, options.defaultDomainId)
-  qrRoutes(app, services.links, services.presenter)
+  qrRoutes(app, services.links, services.presenter, {
+    codes: services.qrCodes,
+    limit: options.qrLimit ?? new RequestLimit(counters, 'qr', QR_IMAGES_PER_MINUTE),
+  })
   pixelRoutes(app, services.pixels, publicUrl)
   spaceRoutes(app, services.spaces, publicUrl)
   domainRoutes(app, services.domains, publicUrl)

@@ -17,6 +17,7 @@ import {
   type LinkRouteOptions,
   type Raw,
 } from './link-route-helpers.js'
+import { items } from './link-form.js'
 import type { Done } from './link-row-actions.js'
 
 /** At most this many links in one bulk action (the largest page of the list). */
@@ -40,10 +41,14 @@ function backWith(raw: Raw, done: Done, count: number): string {
   return `${url.pathname}${url.search}`
 }
 
-function idsOf(raw: Raw): number[] {
+/** The ids sent, as sent (`ids[]`, or one `ids`). */
+function sentIds(raw: Raw): unknown[] {
   const given = raw.ids
-  const list = Array.isArray(given) ? given : typeof given === 'string' ? [given] : []
-  return list
+  return typeof given === 'string' ? [given] : items(given)
+}
+
+function idsOf(sent: unknown[]): number[] {
+  return sent
     .filter((v): v is string => typeof v === 'string' && /^[1-9]\d{0,15}$/.test(v))
     .map(Number)
     .filter(Number.isSafeInteger)
@@ -82,13 +87,15 @@ export function linkActionRoutes(app: FastifyInstance, options: LinkRouteOptions
   app.post('/links/bulk', { schema: { hide: true } }, async (request, reply) => {
     const user = options.user(request)
     const raw = bodyOf(request)
-    const ids = idsOf(raw).slice(0, MAX_BULK)
+    const sent = sentIds(raw)
+    const ids = idsOf(sent)
     const back = backTo(raw)
     const action = BULK_ACTIONS.find((a) => a === raw.action)
     const viewer = options.viewer(request)
     const problem = (message: string) =>
       send(reply, 422, bulkConfirmPage(viewer, { back, problem: message, links: [] }))
     if (action === undefined) return problem('Choose what to do with the selected links.')
+    if (sent.length > MAX_BULK) return problem(`Select at most ${MAX_BULK} links.`)
     if (ids.length === 0) return problem('Select at least one link.')
     if (action === 'delete' && raw.confirm !== '1') {
       const own = await links.findOwn(user.id, ids)

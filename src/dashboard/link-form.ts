@@ -50,7 +50,7 @@ function text(raw: Raw, name: string): string {
 }
 
 /** The items of a bracket list as sent: qs gives an array, or an object past its limits. */
-function items(value: unknown): unknown[] {
+export function items(value: unknown): unknown[] {
   if (Array.isArray(value)) return value
   if (typeof value !== 'object' || value === null) return []
   return Object.entries(value)

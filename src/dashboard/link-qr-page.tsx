@@ -6,7 +6,7 @@ import type { RenderedPage } from '../pages/layout.js'
 import { LinkHead, type StatsLink } from './link-stats-page.js'
 import { dashboardPage, type Viewer } from './shell.js'
 
-/** The PNG sizes offered for download (any size from 64 to 2048 works in the address). */
+/** The PNG sizes offered for download (any size from 64 to 1024 works in the address). */
 export const QR_DOWNLOAD_SIZES = [256, 512, 1024] as const
 
 export function linkQrPage(viewer: Viewer, link: StatsLink): RenderedPage {

@@ -1,17 +1,19 @@
 /**
  * The QR code of one of the user's links in the dashboard: the page (`/dashboard/links/{id}/qr`)
  * and the image as `qr.svg` and `qr.png?size=` (the API's bounds and messages), sent as
- * attachments. Another user's link is the 404 page.
+ * attachments. Another user's link is the 404 page. Images count against the user's QR limit,
+ * with the API's (over it: a plain 429 page with `Retry-After`), and are drawn once and kept.
  */
 import type { FastifyInstance } from 'fastify'
+import type { RequestLimit } from '../limits/request-limit.js'
 import {
   QR_DEFAULT_SIZE,
   QR_MAX_SIZE,
   QR_MIN_SIZE,
   qrFilename,
-  qrImage,
   type QrFormat,
 } from '../links/qr.js'
+import { TooManyAttemptsError } from '../shared/errors.js'
 import type { Services } from '../services.js'
 import { linkQrPage } from './link-qr-page.js'
 import { downloadErrorPage, linkNotFoundPage } from './link-stats-page.js'
@@ -39,6 +41,7 @@ export function linkQrRoutes(
   dashboard: FastifyInstance,
   services: Services,
   signedInAs: SignedInAs,
+  qrLimit: RequestLimit,
 ): void {
   dashboard.get(
     '/links/:id/qr',
@@ -57,6 +60,8 @@ export function linkQrRoutes(
       { schema: { hide: true } },
       async (request: LinkRequest, reply) => {
         const { userId, viewer } = signedInAs(request)
+        const wait = await qrLimit.take(`user:${userId}`)
+        if (wait > 0) throw new TooManyAttemptsError(wait)
         const link = await ownLink(services, userId, request.params.id)
         if (!link) return send(reply, 404, linkNotFoundPage(viewer))
         const size = qrSize(request.query)
@@ -64,7 +69,7 @@ export function linkQrRoutes(
           const back = `/dashboard/links/${link.id}/qr`
           return send(reply, 422, downloadErrorPage(viewer, { messages: size, back }))
         }
-        const image = await qrImage(link.shortUrl, format, size)
+        const image = await services.qrCodes.image(link.shortUrl, format, size)
         return (
           reply
             .code(200)

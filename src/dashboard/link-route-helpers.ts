@@ -3,12 +3,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
 import type { UserRow } from '../db/types.js'
 import { normalise } from '../http/body.js'
-import { bodyErrors, nullTaker, type SchemaIssue } from '../http/validation.js'
+import { longListTaker, type ObjectSchema } from '../http/list-bounds.js'
+import { bodyErrors, collectIssues, nullTaker, type SchemaIssue } from '../http/validation.js'
 import { presentLinks } from '../links/record.js'
 import type { LinkInput, LinkRecord } from '../links/schema.js'
 import type { RenderedPage } from '../pages/layout.js'
 import type { Services } from '../services.js'
-import type { FieldErrors } from '../shared/errors.js'
+import type { FieldErrors, FieldMessages } from '../shared/errors.js'
 import { NotFoundError } from '../shared/errors.js'
 import type { TSchema } from '../shared/schema.js'
 import type { Viewer } from './shell.js'
@@ -70,4 +71,14 @@ export function validateAsApi(
   check(body)
   const issues = (check.errors ?? []) as unknown as SchemaIssue[]
   return { body: body as LinkInput, errors: bodyErrors(body, issues, nulls) }
+}
+
+/**
+ * The API's messages for the lists of a form over their bound (the schema's `maxItems`), as
+ * `validateAsApi` would report them: for the row buttons, which re-render the form without
+ * validating it.
+ */
+export function longListMessages(schema: TSchema, input: Raw): FieldMessages {
+  const body = normalise(input) as Raw
+  return collectIssues(longListTaker(schema as ObjectSchema)(body)).messages
 }

@@ -33,6 +33,7 @@ import {
   bodyOf,
   idParam,
   linkRecord,
+  longListMessages,
   send,
   seeOther,
   validateAsApi,
@@ -136,13 +137,15 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
     const user = options.user(request)
     const raw = bodyOf(request)
     const values = formValues(raw)
+    const input = apiInput(values, { edit: false })
     const action = rowAction(raw)
-    if (action) return rowChange(request, reply, values, action)
-    const { body, errors } = validateAsApi(
-      request,
-      LinkCreateBody,
-      apiInput(values, { edit: false }),
-    )
+    if (action) {
+      const long = longListMessages(LinkCreateBody, input)
+      if (Object.keys(long).length > 0)
+        return send(reply, 422, await formPage(request, values, { errors: long }))
+      return rowChange(request, reply, values, action)
+    }
+    const { body, errors } = validateAsApi(request, LinkCreateBody, input)
     try {
       const row = await links.create(user.id, body, errors, await defaultDomainId())
       return seeOther(reply, `/dashboard/links/${row.id}?created`)
@@ -174,9 +177,14 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
     const link = await linkRecord(services, user.id, idParam(request))
     const raw = bodyOf(request)
     const values = { ...formValues(raw), domain_id: String(link.domain.id) }
-    const action = rowAction(raw)
-    if (action) return rowChange(request, reply, values, action, link)
     const input = apiInput(values, { edit: true, title: link.title })
+    const action = rowAction(raw)
+    if (action) {
+      const long = longListMessages(LinkUpdateBody, input)
+      if (Object.keys(long).length > 0)
+        return send(reply, 422, await formPage(request, values, { link, errors: long }))
+      return rowChange(request, reply, values, action, link)
+    }
     const { body, errors } = validateAsApi(request, LinkUpdateBody, input)
     try {
       await links.update(user.id, link.id, body, errors)

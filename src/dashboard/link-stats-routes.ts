@@ -14,6 +14,7 @@ import { countryName, statsTables } from '../stats/page-data.js'
 import { dayOfInstant, type Period } from '../stats/period.js'
 import { periodChoices } from '../stats/period-choices.js'
 import { STAT_NAMES, type StatName } from '../stats/schema.js'
+import type { RequestLimit } from '../limits/request-limit.js'
 import { linkQrRoutes } from './link-qr-routes.js'
 import { downloadErrorPage, linkNotFoundPage, linkStatsPage } from './link-stats-page.js'
 import {
@@ -29,6 +30,7 @@ export function linkStatsRoutes(
   dashboard: FastifyInstance,
   services: Services,
   signedInAs: SignedInAs,
+  qrLimit: RequestLimit,
 ): void {
   const period = (query: Query, errors: FieldErrors): Period | null =>
     services.stats.period({ from: parameter(query.from), to: parameter(query.to) }, errors)
@@ -108,5 +110,5 @@ export function linkStatsRoutes(
     },
   )
 
-  linkQrRoutes(dashboard, services, signedInAs)
+  linkQrRoutes(dashboard, services, signedInAs, qrLimit)
 }

@@ -3,7 +3,7 @@
  * rows are added and removed by submit buttons (`_action=add_country`, `remove_country_2`)
  * that re-render the form without saving; with htmx they swap this section alone.
  */
-import { PLATFORMS, type TargetList } from '../links/targeting-keys.js'
+import { MAX_TARGET_ENTRIES, PLATFORMS, type TargetList } from '../links/targeting-keys.js'
 import { COUNTRY_CODES, LANGUAGE_CODES } from '../shared/iso-codes.js'
 import { Errors, Input, Select, type Messages, type Options } from './form-fields.js'
 import type { LinkFormValues, TargetRow } from './link-form.js'
@@ -56,8 +56,10 @@ function TargetRows(props: {
   focus: FocusHint
 }) {
   const { list } = props
-  // At least one row, ready to fill (an empty row is no entry: the API drops it).
-  const rows = props.rows.length > 0 ? props.rows : [{ key: '', value: '' }]
+  // At least one row, ready to fill (an empty row is no entry: the API drops it), and no more
+  // rows than a list may have (a longer list sent is refused with a message above them).
+  const rows =
+    props.rows.length > 0 ? props.rows.slice(0, MAX_TARGET_ENTRIES) : [{ key: '', value: '' }]
   return (
     <fieldset class="targets" id={`targets-${list}`}>
       <legend>{props.title}</legend>
@@ -100,16 +102,22 @@ function TargetRows(props: {
           </div>
         )
       })}
-      <button
-        type="submit"
-        class="secondary-button"
-        name="_action"
-        value={`add_${list}`}
-        autofocus={(props.focus?.list === list && props.focus.row === 'add') || undefined}
-        {...rowButtonAttributes(props.action)}
-      >
-        Add {list === 'rotation' ? 'destination' : props.keyLabel.toLowerCase()}
-      </button>
+      {rows.length < MAX_TARGET_ENTRIES ? (
+        <button
+          type="submit"
+          class="secondary-button"
+          name="_action"
+          value={`add_${list}`}
+          autofocus={(props.focus?.list === list && props.focus.row === 'add') || undefined}
+          {...rowButtonAttributes(props.action)}
+        >
+          Add {list === 'rotation' ? 'destination' : props.keyLabel.toLowerCase()}
+        </button>
+      ) : (
+        <p class="muted small" id={`${list}-full`}>
+          A list takes at most {MAX_TARGET_ENTRIES} rows.
+        </p>
+      )}
     </fieldset>
   )
 }

@@ -48,6 +48,7 @@ import { resourceRoutes } from './resource-routes.js'
 import { accountRoutes } from './account-routes.js'
 import { adminRoutes } from './admin-routes.js'
 import type { SignInLimits } from './sign-in-limits.js'
+import type { RequestLimit } from '../limits/request-limit.js'
 
 export const SESSION_COOKIE = 'slink_session'
 /** The largest form the dashboard accepts (sign-in, passwords); link forms take more. */
@@ -59,6 +60,8 @@ export interface DashboardOptions {
   /** Signs the CSRF tokens of forms shown before sign-in. */
   csrfSecret: Buffer
   limits: SignInLimits
+  /** QR images per user, counted with the API's. */
+  qrLimit: RequestLimit
 }
 
 export function createDashboard(options: DashboardOptions) {
@@ -285,10 +288,12 @@ export function createDashboard(options: DashboardOptions) {
             viewer: (r) => viewerOf(signedInOf(r)),
           })
 
-          linkStatsRoutes(dashboard, services, (r) => ({
-            userId: signedInOf(r).user.id,
-            viewer: viewerOf(signedInOf(r)),
-          }))
+          linkStatsRoutes(
+            dashboard,
+            services,
+            (r) => ({ userId: signedInOf(r).user.id, viewer: viewerOf(signedInOf(r)) }),
+            options.qrLimit,
+          )
 
           const context: DashboardContext = { config, services, signedInOf, viewerOf }
           resourceRoutes(dashboard, context)

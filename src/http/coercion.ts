@@ -8,11 +8,13 @@
  * that are not finite (`1e400` parses as Infinity) are turned back into text, so they fail too.
  */
 import type AjvCompiler from '@fastify/ajv-compiler'
+import { concerns, longListTaker } from './list-bounds.js'
 
 type JsonSchema = {
   type?: string | string[]
   properties?: Record<string, JsonSchema>
   items?: JsonSchema
+  maxItems?: number
 }
 
 const INTEGER = /^[+-]?(?:0|[1-9]\d*)$/
@@ -70,8 +72,9 @@ export function coerceProperties(schema: JsonSchema, target: Record<string, unkn
 type ValidatorFactory = ReturnType<typeof AjvCompiler>
 
 /**
- * Wraps Fastify's own validator factory so that every compiled validator coerces strictly (see
- * above) before the schema is checked; the validator itself runs with type coercion off.
+ * Wraps Fastify's own validator factory so that every compiled validator takes out the lists
+ * over their bound (see list-bounds.ts) and coerces strictly (see above) before the schema is
+ * checked; the validator itself runs with type coercion off.
  * (Fastify hands the compiler a route definition, `{ schema, method, url, httpPart }`, although
  * the factory's declared type names only the schema.)
  */
@@ -81,12 +84,24 @@ export function strictlyCoercing(factory: ValidatorFactory): ValidatorFactory {
     return (route) => {
       const validate = build(route)
       const schema = (route as unknown as { schema: JsonSchema }).schema
+      const takeLongLists = longListTaker(schema)
       const wrapped = (data: unknown) => {
-        if (data !== null && typeof data === 'object' && !Array.isArray(data))
-          coerceProperties(schema, data as Record<string, unknown>)
+        if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+          const result = validate(data)
+          wrapped.errors = validate.errors
+          return result
+        }
+        const input = data as Record<string, unknown>
+        const long = takeLongLists(input)
+        coerceProperties(schema, input)
         const result = validate(data)
-        wrapped.errors = validate.errors
-        return result
+        // A list taken out is reported once, by its bound, and by nothing else.
+        const others = (validate.errors ?? []).filter(
+          (issue) => !long.some((taken) => concerns(issue, taken.instancePath.slice(1))),
+        )
+        const errors = [...long, ...others]
+        wrapped.errors = errors.length > 0 ? (errors as typeof validate.errors) : null
+        return result && long.length === 0
       }
       wrapped.errors = validate.errors
       return wrapped as unknown as typeof validate

@@ -38,10 +38,19 @@ const GENERIC: Record<number, string> = {
   431: 'Request Header Fields Too Large.',
 }
 
+/** The most fields a 422 answer names: the first ones checked (lists are bounded before). */
+export const MAX_REPORTED_FIELDS = 100
+
+function firstFields(fields: FieldMessages): FieldMessages {
+  const names = Object.keys(fields)
+  if (names.length <= MAX_REPORTED_FIELDS) return fields
+  return Object.fromEntries(names.slice(0, MAX_REPORTED_FIELDS).map((f) => [f, fields[f]!]))
+}
+
 /** Maps any error to the status and JSON body the contract promises. */
 export function toResponse(error: unknown): { status: number; body: Record<string, unknown> } {
   if (error instanceof ValidationError) {
-    return { status: 422, body: { message: error.fields, status: 422 } }
+    return { status: 422, body: { message: firstFields(error.fields), status: 422 } }
   }
   if (error instanceof AppError) {
     return { status: error.status, body: { message: error.message, status: error.status } }

@@ -13,6 +13,7 @@ export interface SchemaIssue {
   instancePath: string
   params: Record<string, unknown>
   data?: unknown
+  message?: string
 }
 
 const TYPE_WORDS: Record<string, string> = {

@@ -70,6 +70,7 @@ const ERROR_TITLES: Record<number, string> = {
 /** Any other failure of a visitor-facing request, sent with `status`. */
 export function errorPage(status: number): RenderedPage {
   if (status === 503) return notice('Temporarily unavailable', 'Please try again in a moment.')
+  if (status === 429) return notice('Too many requests', 'Please wait a minute and try again.')
   if (status >= 500) return notice('Something went wrong', 'Please try again in a moment.')
   return notice(ERROR_TITLES[status] ?? 'Bad request', 'This request could not be answered.')
 }

@@ -412,7 +412,9 @@ describe('dashboard link forms', () => {
     const api = await apiMessages(t, 'POST', 'links', encode(fields))
     expect(api).toEqual({ rotation: ['The rotation field must not have more than 100 items.'] })
     expect(fieldError(refused.body, 'rotation')).toBe(api.rotation![0])
-    expect(inputValue(refused.body, 'rotation[100][value]')).toContain('/rotation/x')
+    // The rows a list may have are shown again, not more.
+    expect(inputValue(refused.body, 'rotation[99][value]')).toContain('/rotation/x')
+    expect(inputValue(refused.body, 'rotation[100][value]')).toBeNull()
     const saved = await alice.post(
       '/dashboard/links/new',
       encode([['_csrf', csrf], ...fields.slice(0, -1)]),
@@ -420,6 +422,41 @@ describe('dashboard link forms', () => {
     expectStatus(saved, 303)
     const record = await show(t, `links/${linkId(saved.headers.location)}`)
     expect((record.rotation_target as unknown[]).length).toBe(100)
+  })
+
+  it('refuses 1,900 rows of a list with one message and its first hundred rows, saved or not', async () => {
+    const link = await createLink(t, { alias: 'many-edit' })
+    const rows = Array.from({ length: 1_900 }, (_, i): [string, string] => [
+      `country[${i}][key]`,
+      'US',
+    ])
+    const message = 'The country field must not have more than 100 items.'
+    const sends: [string, [string, string | number][]][] = [
+      ['/dashboard/links/new', [['alias', 'too-many-rows']]],
+      ['/dashboard/links/new', [['_action', 'add_country']]],
+      [`/dashboard/links/${link.id}`, []],
+      [`/dashboard/links/${link.id}`, [['_action', 'remove_country_3']]],
+    ]
+    for (const [path, extra] of sends) {
+      const res = await alice.post(
+        path,
+        encode([['_csrf', csrf], ['url', 'https://example.com/rows'], ...extra, ...rows]),
+      )
+      expectStatus(res, 422)
+      const summary = /<ul id="form-errors">(.*?)<\/ul>/s.exec(res.body)?.[1] ?? ''
+      expect(summary.match(/<li>[^<]*<\/li>/g)).toEqual([`<li>${message}</li>`])
+      expect(fieldError(res.body, 'country')).toBe(message)
+      expect(selected(res.body, 'country[99][key]')).toBe('US')
+      expect(selected(res.body, 'country[100][key]')).toBeNull()
+      // A full list offers no row more.
+      expect(res.body).not.toContain('value="add_country"')
+      expect(res.body).toContain('A list takes at most 100 rows.')
+      expect(res.body).toContain('value="add_language"')
+      expect(res.body.length).toBeLessThan(1_500_000)
+    }
+    const list = await t.call('GET', `${API}/links?search=rows&search_by=url`)
+    expect((list.json() as { data: unknown[] }).data).toEqual([])
+    expect((await show(t, `links/${link.id}`)).country_target).toBeNull()
   })
 
   it('edits a link: changes and clears fields, keeps secrets unless removed, one domain', async () => {
@@ -736,6 +773,19 @@ describe('dashboard link forms', () => {
       ])
       expectStatus(others, 422)
       expect(others.body).toContain('None of the selected links exist any more.')
+    })
+
+    it('refuses more than 100 links at once, before looking at any of them', async () => {
+      const id = (await createLink(t, { alias: 'bulk-many' })).id
+      const selection = Array.from({ length: 1_000 }, () => ['ids[]', id] as [string, number])
+      for (const action of ['disable', 'delete']) {
+        const res = await bulk([['action', action], ...selection])
+        expectStatus(res, 422)
+        expect(res.body).toContain('Select at most 100 links.')
+      }
+      expect((await show(t, `links/${id}`)).disabled).toBe(0)
+      expectStatus(await bulk([['action', 'disable'], ...selection.slice(0, 100)]), 303)
+      expect((await show(t, `links/${id}`)).disabled).toBe(1)
     })
   })
 

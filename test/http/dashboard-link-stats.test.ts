@@ -274,7 +274,7 @@ describe('QR codes in the dashboard', () => {
 
   it.each([
     ['size=63', 'The size field must be at least 64.'],
-    ['size=2049', 'The size field must not be greater than 2048.'],
+    ['size=1025', 'The size field must not be greater than 1024.'],
     ['size=1e3', 'The size field must be an integer.'],
   ])('answers qr.png?%s with a 422 page', async (query, message) => {
     const res = await alice.get(`/dashboard/links/${link}/qr.png?${query}`)

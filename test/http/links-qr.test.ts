@@ -34,7 +34,7 @@ describe('GET /api/v1/links/{id}/qr', () => {
   })
 
   it('answers a PNG of the size asked for that decodes to the short URL', async () => {
-    for (const size of [128, 300, 2048]) {
+    for (const size of [128, 300, 1024]) {
       const res = await qr(`?format=png&size=${size}`)
       expectStatus(res, 200)
       expect(res.headers['content-type']).toBe('image/png')
@@ -48,7 +48,7 @@ describe('GET /api/v1/links/{id}/qr', () => {
   })
 
   it('draws the smallest and the largest SVG sizes', async () => {
-    for (const size of [64, 2048]) {
+    for (const size of [64, 1024]) {
       const res = await qr(`?format=svg&size=${size}`)
       expectStatus(res, 200)
       expect(res.body).toContain(`width="${size}" height="${size}"`)
@@ -59,7 +59,8 @@ describe('GET /api/v1/links/{id}/qr', () => {
   it.each([
     ['?format=gif', { format: ['The selected format is invalid.'] }],
     ['?size=63', { size: ['The size field must be at least 64.'] }],
-    ['?size=2049', { size: ['The size field must not be greater than 2048.'] }],
+    ['?size=1025', { size: ['The size field must not be greater than 1024.'] }],
+    ['?format=png&size=2048', { size: ['The size field must not be greater than 1024.'] }],
     [
       '?size=big&format=jpg',
       {
