@@ -2,7 +2,8 @@
  * The dashboard's HTTP side, on the default domain only (`PUBLIC_URL`'s host; elsewhere these
  * paths are not found): sign-in and sign-out, the one-time password page, the home page and
  * `/dashboard/...` for signed-in people. Every POST carries a CSRF token (a 403 page without a
- * valid one, before anything changes); sign-in failures are limited per account and per address.
+ * valid one, before anything changes); sign-in failures are limited per account and address, and
+ * per address (sign-in-limits.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
@@ -47,7 +48,7 @@ import {
 import { resourceRoutes } from './resource-routes.js'
 import { accountRoutes } from './account-routes.js'
 import { adminRoutes } from './admin-routes.js'
-import type { SignInLimits } from './sign-in-limits.js'
+import { takeSignIn, type SignInLimits } from './sign-in-limits.js'
 
 export const SESSION_COOKIE = 'slink_session'
 /** The largest form the dashboard accepts (sign-in, passwords); link forms take more. */
@@ -130,23 +131,17 @@ export function createDashboard(options: DashboardOptions) {
         if (!anonymousCheck(request)) return send(reply, 403, csrfFailedPage())
         const email = field(request.body, 'email').trim()
         const password = field(request.body, 'password')
-        const accountKey = `account:${email.toLowerCase()}`
-        const addressKey = `address:${request.ip}`
-        const wait = Math.max(
-          await options.limits.accounts.blockedFor(accountKey),
-          await options.limits.addresses.blockedFor(addressKey),
-        )
-        if (wait > 0) {
-          reply.header('retry-after', String(wait))
-          return send(reply, 429, tooManySignInsPage(wait))
+        const checked = await takeSignIn(options.limits, email, request.ip)
+        if (checked.wait > 0) {
+          reply.header('retry-after', String(checked.wait))
+          return send(reply, 429, tooManySignInsPage(checked.wait))
         }
         const user = await services.accounts.verify(email, password)
         if (!user) {
-          await options.limits.accounts.hit(accountKey)
-          await options.limits.addresses.hit(addressKey)
           const csrf = anonymousToken(request, reply)
           return send(reply, 422, loginPage({ csrf, email, error: SIGN_IN_FAILED }))
         }
+        await checked.giveBack()
         // A new session id at every sign-in; an older session of this browser ends.
         const previous = readCookie(request.headers.cookie, SESSION_COOKIE)
         if (previous !== undefined) await services.sessions.end(previous)
@@ -292,7 +287,7 @@ export function createDashboard(options: DashboardOptions) {
 
           const context: DashboardContext = { config, services, signedInOf, viewerOf }
           resourceRoutes(dashboard, context)
-          accountRoutes(dashboard, context)
+          accountRoutes(dashboard, context, options.limits.passwordChanges)
           adminRoutes(dashboard, context)
 
           await dashboard.register(importPages, { config, services, signedInOf, viewerOf })
