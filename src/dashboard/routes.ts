@@ -11,7 +11,8 @@ import { notFoundPage } from '../pages/index.js'
 import { readCookie } from '../passwords/remembered.js'
 import type { Services } from '../services.js'
 import { ABSOLUTE_TIMEOUT_MS } from '../sessions/service.js'
-import { passwordProblem } from '../users/accounts.js'
+import { DisabledUserError, passwordProblem } from '../users/accounts.js'
+import type { UserRow } from '../db/types.js'
 import { acceptAliases } from '../http/aliases.js'
 import { pageRequest } from '../http/paging.js'
 import { parseQuery } from '../http/body.js'
@@ -30,6 +31,7 @@ import {
   csrfFailedPage,
   homePage,
   loginPage,
+  passwordLinkDisabledPage,
   passwordLinkUnusablePage,
   setPasswordPage,
   SIGN_IN_FAILED,
@@ -167,6 +169,7 @@ export function createDashboard(options: DashboardOptions) {
         async (request, reply) => {
           const user = await services.accounts.tokenUser(request.params.token)
           if (!user) return send(reply, 410, passwordLinkUnusablePage())
+          if (user.disabled !== 0) return send(reply, 403, passwordLinkDisabledPage())
           const csrf = anonymousToken(request, reply)
           return send(
             reply,
@@ -184,6 +187,7 @@ export function createDashboard(options: DashboardOptions) {
           const { token } = request.params
           const user = await services.accounts.tokenUser(token)
           if (!user) return send(reply, 410, passwordLinkUnusablePage())
+          if (user.disabled !== 0) return send(reply, 403, passwordLinkDisabledPage())
           const password = field(request.body, 'password')
           const errors: { password?: string; password_confirmation?: string } = {}
           const problem = passwordProblem(password)
@@ -194,7 +198,13 @@ export function createDashboard(options: DashboardOptions) {
             const csrf = anonymousToken(request, reply)
             return send(reply, 422, setPasswordPage({ token, csrf, email: user.email, errors }))
           }
-          const done = await services.accounts.useToken(token, password)
+          let done: UserRow | null
+          try {
+            done = await services.accounts.useToken(token, password)
+          } catch (error) {
+            if (!(error instanceof DisabledUserError)) throw error
+            return send(reply, 403, passwordLinkDisabledPage())
+          }
           if (!done) return send(reply, 410, passwordLinkUnusablePage())
           const session = await services.sessions.start(done.id)
           reply.header('set-cookie', sessionCookie(session.id))
