@@ -352,6 +352,25 @@ describe('dashboard sign-in', () => {
     expect(await t.services.accounts.verify('b@example.com', 'bob changed it again')).not.toBeNull()
   })
 
+  it('lets one of several requests using a link at once set the password', async () => {
+    const token = await t.services.accounts.issueToken(t.userB)
+    const c = client('192.0.2.55')
+    const csrf = csrfOf((await c.get('/login')).body)
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        c.post(`/password/${token}`, {
+          _csrf: csrf,
+          password: `parallel password ${i}`,
+          password_confirmation: `parallel password ${i}`,
+        }),
+      ),
+    )
+    expect(replies.map((r) => r.statusCode).sort()).toEqual([303, 410, 410, 410, 410, 410])
+    const winner = replies.findIndex((r) => r.statusCode === 303)
+    const password = `parallel password ${winner}`
+    expect(await t.services.accounts.verify('b@example.com', password)).not.toBeNull()
+  })
+
   it('a password change ends the other sessions of the user, not the one making it', async () => {
     const here = client('192.0.2.40')
     const there = client('192.0.2.41')
