@@ -281,8 +281,8 @@ export class SqlUserStore implements UserStore {
   ): Promise<boolean> {
     try {
       await this.db.transaction(async () => {
-        // The user's row first: every change to a user's links and password takes it in this
-        // order, so two links of one user used at once wait for each other, never deadlock.
+        // The user's row first, then the links, as a password change and disabling do: uses of a
+        // user's links at once wait for each other on that row instead of deadlocking.
         const user = await this.db.kysely
           .updateTable('users')
           .set({ password_hash: passwordHash, updated_at: now })
