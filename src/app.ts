@@ -62,6 +62,7 @@ export function signInLimits(counters: Counters): SignInLimits {
   return {
     accounts: limiter('signin-accounts', SIGN_IN_LIMITS.accounts),
     addresses: limiter('signin-addresses', SIGN_IN_LIMITS.addresses),
+    passwordChanges: limiter('password-changes', SIGN_IN_LIMITS.passwordChanges),
   }
 }
 

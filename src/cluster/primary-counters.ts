@@ -9,7 +9,7 @@ import { MemoryCounters, type Counters, type WindowCount } from '../limits/windo
 interface CountRequest {
   slink: 'count'
   id: number
-  op: 'incr' | 'peek'
+  op: 'incr' | 'peek' | 'release'
   key: string
   windowMs: number
 }
@@ -54,6 +54,10 @@ export class PrimaryCounters implements Counters {
 
   peek(key: string, windowMs: number): Promise<WindowCount> {
     return this.ask('peek', key, windowMs)
+  }
+
+  release(key: string, windowMs: number): Promise<WindowCount> {
+    return this.ask('release', key, windowMs)
   }
 
   close(): void {

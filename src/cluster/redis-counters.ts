@@ -10,6 +10,10 @@ const INCR = `local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {n, redis.call('PTTL', KEYS[1])}`
 
+const RELEASE = `local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then n = redis.call('DECR', KEYS[1]) end
+return {n, redis.call('PTTL', KEYS[1])}`
+
 export class RedisCounters implements Counters {
   private readonly fallback = new MemoryCounters()
 
@@ -24,6 +28,15 @@ export class RedisCounters implements Counters {
       return { current: Number(n), ttl: Math.max(0, Number(ttl)) }
     } catch {
       return this.fallback.incr(key, windowMs)
+    }
+  }
+
+  async release(key: string): Promise<WindowCount> {
+    try {
+      const [n, ttl] = (await this.redis.eval(RELEASE, 1, `slink:${key}`)) as [number, number]
+      return { current: Number(n), ttl: Math.max(0, Number(ttl)) }
+    } catch {
+      return this.fallback.release(key)
     }
   }
 

@@ -1,9 +1,12 @@
 /**
- * The Account screen: profile (name, email, time zone), password, and the person's API keys
- * (made with a name and shown in full once, on the answer page; revoked after a confirmation).
+ * The Account screen: profile (name, email, time zone), password (its current-password check
+ * limited per user), and the person's API keys (made with a name and shown in full once, on the
+ * answer page; revoked after a confirmation).
  * Forms are checked by schemas in users/schema.ts the way the API checks its bodies.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { AttemptLimiter } from '../limits/attempt-limiter.js'
+import { waitText } from '../pages/notice-pages.js'
 import { NotFoundError, ValidationError } from '../shared/errors.js'
 import { passwordProblem } from '../users/accounts.js'
 import { ApiKeyBody, ProfileBody, type ApiKeyInput, type ProfileInput } from '../users/schema.js'
@@ -44,7 +47,15 @@ const NOTICES: Record<string, string> = {
   revoked: 'The API key was revoked.',
 }
 
-export function accountRoutes(app: FastifyInstance, ctx: DashboardContext): void {
+/**
+ * `checks`: the limit of wrong current passwords on the password form, per user (see
+ * sign-in-limits.ts).
+ */
+export function accountRoutes(
+  app: FastifyInstance,
+  ctx: DashboardContext,
+  checks: AttemptLimiter,
+): void {
   const { services } = ctx
 
   async function page(
@@ -90,8 +101,17 @@ export function accountRoutes(app: FastifyInstance, ctx: DashboardContext): void
     const current = field(request.body, 'current_password')
     const password = field(request.body, 'password')
     const errors: PasswordChangeErrors = {}
+    // Counted before it is checked; a right one is given back.
+    const key = `user:${me.user.id}`
+    const wait = await checks.take(key)
+    if (wait > 0) {
+      reply.header('retry-after', String(wait))
+      const message = `Too many wrong current passwords. Try again in ${waitText(wait)}.`
+      return page(reply, 429, me, { errors: { current_password: message } })
+    }
     if ((await services.accounts.verify(me.user.email, current)) === null)
       errors.current_password = 'The current password is not correct.'
+    else await checks.giveBack(key)
     const problem = passwordProblem(password)
     if (problem) errors.password = problem
     else if (field(request.body, 'password_confirmation') !== password)

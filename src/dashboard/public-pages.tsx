@@ -149,8 +149,16 @@ function notice(title: string, message: string, link?: { href: string; text: str
 export function passwordLinkUnusablePage(): RenderedPage {
   return notice(
     'Link no longer valid',
-    'This one-time link has expired or has been used. Ask for a new one.',
+    'This one-time link has expired or has been used, or a newer link or a password change has cancelled it. Ask for a new one.',
     { href: '/login', text: 'Sign in' },
+  )
+}
+
+/** Send with 403: the one-time link of a disabled user (no password is set, no session made). */
+export function passwordLinkDisabledPage(): RenderedPage {
+  return notice(
+    'Account disabled',
+    'This account is disabled, so its one-time link cannot be used. Ask an administrator to enable the account and send a new link.',
   )
 }
 

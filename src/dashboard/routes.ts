@@ -2,7 +2,8 @@
  * The dashboard's HTTP side, on the default domain only (`PUBLIC_URL`'s host; elsewhere these
  * paths are not found): sign-in and sign-out, the one-time password page, the home page and
  * `/dashboard/...` for signed-in people. Every POST carries a CSRF token (a 403 page without a
- * valid one, before anything changes); sign-in failures are limited per account and per address.
+ * valid one, before anything changes); sign-in failures are limited per account and address, and
+ * per address (sign-in-limits.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
@@ -10,7 +11,8 @@ import { notFoundPage } from '../pages/index.js'
 import { readCookie } from '../passwords/remembered.js'
 import type { Services } from '../services.js'
 import { ABSOLUTE_TIMEOUT_MS } from '../sessions/service.js'
-import { passwordProblem } from '../users/accounts.js'
+import { DisabledUserError, passwordProblem } from '../users/accounts.js'
+import type { UserRow } from '../db/types.js'
 import { acceptAliases } from '../http/aliases.js'
 import { pageRequest } from '../http/paging.js'
 import { parseQuery } from '../http/body.js'
@@ -29,6 +31,7 @@ import {
   csrfFailedPage,
   homePage,
   loginPage,
+  passwordLinkDisabledPage,
   passwordLinkUnusablePage,
   setPasswordPage,
   SIGN_IN_FAILED,
@@ -47,7 +50,7 @@ import {
 import { resourceRoutes } from './resource-routes.js'
 import { accountRoutes } from './account-routes.js'
 import { adminRoutes } from './admin-routes.js'
-import type { SignInLimits } from './sign-in-limits.js'
+import { takeSignIn, type SignInLimits } from './sign-in-limits.js'
 import type { RequestLimit } from '../limits/request-limit.js'
 
 export const SESSION_COOKIE = 'slink_session'
@@ -133,23 +136,17 @@ export function createDashboard(options: DashboardOptions) {
         if (!anonymousCheck(request)) return send(reply, 403, csrfFailedPage())
         const email = field(request.body, 'email').trim()
         const password = field(request.body, 'password')
-        const accountKey = `account:${email.toLowerCase()}`
-        const addressKey = `address:${request.ip}`
-        const wait = Math.max(
-          await options.limits.accounts.blockedFor(accountKey),
-          await options.limits.addresses.blockedFor(addressKey),
-        )
-        if (wait > 0) {
-          reply.header('retry-after', String(wait))
-          return send(reply, 429, tooManySignInsPage(wait))
+        const checked = await takeSignIn(options.limits, email, request.ip)
+        if (checked.wait > 0) {
+          reply.header('retry-after', String(checked.wait))
+          return send(reply, 429, tooManySignInsPage(checked.wait))
         }
         const user = await services.accounts.verify(email, password)
         if (!user) {
-          await options.limits.accounts.hit(accountKey)
-          await options.limits.addresses.hit(addressKey)
           const csrf = anonymousToken(request, reply)
           return send(reply, 422, loginPage({ csrf, email, error: SIGN_IN_FAILED }))
         }
+        await checked.giveBack()
         // A new session id at every sign-in; an older session of this browser ends.
         const previous = readCookie(request.headers.cookie, SESSION_COOKIE)
         if (previous !== undefined) await services.sessions.end(previous)
@@ -175,6 +172,7 @@ export function createDashboard(options: DashboardOptions) {
         async (request, reply) => {
           const user = await services.accounts.tokenUser(request.params.token)
           if (!user) return send(reply, 410, passwordLinkUnusablePage())
+          if (user.disabled !== 0) return send(reply, 403, passwordLinkDisabledPage())
           const csrf = anonymousToken(request, reply)
           return send(
             reply,
@@ -192,6 +190,7 @@ export function createDashboard(options: DashboardOptions) {
           const { token } = request.params
           const user = await services.accounts.tokenUser(token)
           if (!user) return send(reply, 410, passwordLinkUnusablePage())
+          if (user.disabled !== 0) return send(reply, 403, passwordLinkDisabledPage())
           const password = field(request.body, 'password')
           const errors: { password?: string; password_confirmation?: string } = {}
           const problem = passwordProblem(password)
@@ -202,7 +201,13 @@ export function createDashboard(options: DashboardOptions) {
             const csrf = anonymousToken(request, reply)
             return send(reply, 422, setPasswordPage({ token, csrf, email: user.email, errors }))
           }
-          const done = await services.accounts.useToken(token, password)
+          let done: UserRow | null
+          try {
+            done = await services.accounts.useToken(token, password)
+          } catch (error) {
+            if (!(error instanceof DisabledUserError)) throw error
+            return send(reply, 403, passwordLinkDisabledPage())
+          }
           if (!done) return send(reply, 410, passwordLinkUnusablePage())
           const session = await services.sessions.start(done.id)
           reply.header('set-cookie', sessionCookie(session.id))
@@ -297,7 +302,7 @@ export function createDashboard(options: DashboardOptions) {
 
           const context: DashboardContext = { config, services, signedInOf, viewerOf }
           resourceRoutes(dashboard, context)
-          accountRoutes(dashboard, context)
+          accountRoutes(dashboard, context, options.limits.passwordChanges)
           adminRoutes(dashboard, context)
 
           await dashboard.register(importPages, { config, services, signedInOf, viewerOf })

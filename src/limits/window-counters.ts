@@ -17,6 +17,11 @@ export interface WindowCount {
 export interface Counters {
   incr(key: string, windowMs: number): WindowCount | Promise<WindowCount>
   peek(key: string, windowMs: number): WindowCount | Promise<WindowCount>
+  /**
+   * Takes one hit back from the key's open window (an attempt counted before it was checked,
+   * which turned out right); never below zero, nothing when no window is open.
+   */
+  release(key: string, windowMs: number): WindowCount | Promise<WindowCount>
 }
 
 /** The open windows one process keeps at most. */
@@ -64,6 +69,14 @@ export class MemoryCounters implements Counters {
     const now = this.now()
     const window = this.open(key, now, this.windows.peek(key))
     return window ? { current: window.count, ttl: window.resetAt - now } : { current: 0, ttl: 0 }
+  }
+
+  release(key: string): WindowCount {
+    const now = this.now()
+    const window = this.open(key, now, this.windows.peek(key))
+    if (!window) return { current: 0, ttl: 0 }
+    if (window.count > 0) window.count--
+    return { current: window.count, ttl: window.resetAt - now }
   }
 
   /** The window found for `key`, unless it ends now (the cache keeps it to the millisecond). */

@@ -1,7 +1,7 @@
 /**
  * A password in front of something one link owns: the link itself (`link`) or its statistics
- * (`stats`). A gate checks an attempt under the per-visitor, per-link limit and remembers a
- * right one in a signed cookie (see remembered.ts). It answers in facts, never in pages: the
+ * (`stats`). A gate counts an attempt under the per-visitor, per-link limit, then checks it,
+ * and remembers a right one in a signed cookie (see remembered.ts). It answers in facts, never in pages: the
  * redirect engine and the stats page each say what a refusal looks like.
  */
 import type { AttemptLimiter } from '../limits/attempt-limiter.js'
@@ -41,16 +41,19 @@ export class PasswordGate {
     return isRemembered(this.secret, this.purpose, link.id, tag, value, this.now())
   }
 
-  /** Checks one attempt; a blocked visitor's attempt is not even looked at. */
+  /**
+   * Checks one attempt, counted first: an attempt over the limit is not even looked at, and a
+   * right one is given back (only wrong ones use up the limit).
+   */
   async attempt(ip: string, link: GuardedLink, hash: string, password: unknown): Promise<Attempt> {
     const key = `${this.purpose}:${link.id}:${ip}`
-    const wait = await this.limiter.blockedFor(key)
+    const wait = await this.limiter.take(key)
     if (wait > 0) return { result: 'blocked', wait }
     const given = typeof password === 'string' && password.length <= MAX_PASSWORD ? password : null
     if (given !== null && given !== '' && (await verifyPassword(given, hash))) {
+      await this.limiter.giveBack(key)
       return { result: 'right' }
     }
-    await this.limiter.hit(key)
     return { result: 'wrong' }
   }
 

@@ -202,9 +202,8 @@ export class RedirectEngine {
 
   /** An unknown alias: counted against the visitor's lookup limit, then the domain's 404. */
   private async unknown(domain: DomainRow, ip: string): Promise<{ outcome: Outcome }> {
-    const wait = await this.unknownAliases.blockedFor(ip)
+    const wait = await this.unknownAliases.take(ip)
     if (wait > 0) return { outcome: tooManyAttempts('lookups', wait) }
-    await this.unknownAliases.hit(ip)
     if (domain.not_found_page !== null) return { outcome: redirect(302, domain.not_found_page) }
     return { outcome: NOT_FOUND }
   }

@@ -3,6 +3,12 @@
  * someone set one. A wrong email and a wrong password take the same path and about the same
  * time (an unknown email still costs one scrypt hash); a disabled user or one without a
  * password fails like a wrong password. Setting a password ends the user's other sessions.
+ *
+ * A one-time link works once, for 24 hours, and only while it is its user's newest: issuing a
+ * link cancels the user's earlier ones, and setting a password by any path (a link, the
+ * Account page, `slink user password`) cancels them all. A disabled user's link is refused;
+ * disabling or enabling a user ends their sessions and cancels their links, so nothing made
+ * while a user was disabled works once they are enabled again.
  */
 import { randomBytes } from 'node:crypto'
 import type { UserRole, UserRow } from '../db/types.js'
@@ -62,7 +68,10 @@ export class AccountService {
     return user
   }
 
-  /** Sets the password and ends the user's sessions but `keepSessionId`. */
+  /**
+   * Sets the password, cancels the user's one-time links and ends their sessions but
+   * `keepSessionId`.
+   */
   async setPassword(userId: number, password: string, keepSessionId?: string): Promise<void> {
     const problem = passwordProblem(password)
     if (problem) throw new UserInputError(problem)
@@ -121,14 +130,14 @@ export class AccountService {
   }
 
   /**
-   * Disables or enables a user; disabling ends their sessions (their API keys stop working
-   * through authentication, which skips disabled users). Administrators cannot disable
-   * themselves, so there is always one who can undo it.
+   * Disables or enables a user: either way their sessions end and their one-time links are
+   * cancelled (their API keys stop working through authentication, which skips disabled users).
+   * Administrators cannot disable themselves, so there is always one who can undo it.
    */
   async setDisabled(actorId: number, userId: number, disabled: boolean): Promise<UserRow> {
     const user = await this.other(actorId, userId)
     await this.store.setDisabled(user.id, disabled, this.now())
-    if (disabled) await this.sessions.endOthers(user.id)
+    await this.sessions.endOthers(user.id)
     return user
   }
 
@@ -146,15 +155,18 @@ export class AccountService {
     return user
   }
 
-  /** A new one-time token for the user (valid 24 hours). */
+  /** A new one-time token for the user (valid 24 hours); the user's earlier ones are cancelled. */
   async issueToken(userId: number): Promise<string> {
     const token = randomId()
     const at = this.now()
-    await this.store.addPasswordToken(userId, sha256(token), at, at + PASSWORD_TOKEN_TTL_MS)
+    await this.store.replacePasswordTokens(userId, sha256(token), at, at + PASSWORD_TOKEN_TTL_MS)
     return token
   }
 
-  /** The user a token lets set a password, or `null` if it is unknown, used or expired. */
+  /**
+   * The user a token lets set a password, or `null` if it is unknown, used, cancelled or
+   * expired. The user may be disabled: `useToken` refuses them.
+   */
   async tokenUser(token: string): Promise<UserRow | null> {
     if (!TOKEN_SHAPE.test(token)) return null
     const row = await this.store.findPasswordToken(sha256(token))
@@ -163,17 +175,29 @@ export class AccountService {
   }
 
   /**
-   * Sets the password through a token, once: `null` if the token is not usable (any more).
-   * The password is checked first, so a rejected password leaves the token usable.
+   * Sets the password through a token, once: `null` if the token is not usable (any more),
+   * `DisabledUserError` if its user is disabled. The password is checked first, so a rejected
+   * password leaves the token usable. The token, the user's other links and the new password
+   * are written in one transaction: of two links used at once, one wins.
    */
   async useToken(token: string, password: string): Promise<UserRow | null> {
     const user = await this.tokenUser(token)
     if (!user) return null
+    if (user.disabled !== 0) throw new DisabledUserError()
     const problem = passwordProblem(password)
     if (problem) throw new UserInputError(problem)
-    if (!(await this.store.usePasswordToken(sha256(token), this.now()))) return null
-    await this.setPassword(user.id, password)
+    const hash = await hashPassword(password)
+    if (!(await this.store.setPasswordByToken(user.id, sha256(token), hash, this.now())))
+      return null
+    await this.sessions.endOthers(user.id)
     return user
+  }
+}
+
+/** A one-time link of a disabled user: refused, and no session is made. */
+export class DisabledUserError extends Error {
+  constructor() {
+    super('this user is disabled')
   }
 }
 

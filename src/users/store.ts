@@ -46,13 +46,24 @@ export interface UserStore {
   revokeKey(id: number, now: number): Promise<void>
   /** Every user, oldest first. */
   listAll(): Promise<UserRow[]>
+  /** Sets a password hash and cancels the user's outstanding one-time links, together. */
   setPasswordHash(userId: number, hash: string, now: number): Promise<void>
   setRole(userId: number, role: UserRole, now: number): Promise<void>
-  addPasswordToken(userId: number, hash: string, now: number, expiresAt: number): Promise<void>
+  /** Adds a one-time link, cancelling the user's outstanding ones, together. */
+  replacePasswordTokens(userId: number, hash: string, now: number, expiresAt: number): Promise<void>
   /** The token with this hash, used or not. */
   findPasswordToken(hash: string): Promise<PasswordTokenRow | undefined>
-  /** Marks the token used if it is unused and unexpired; false when it was not. */
-  usePasswordToken(hash: string, now: number): Promise<boolean>
+  /**
+   * Sets the password of a user who is not disabled through their unused, unexpired token
+   * `tokenHash`, using it up and cancelling their other links, in one transaction; false (and
+   * nothing changed) when the user or the token does not qualify.
+   */
+  setPasswordByToken(
+    userId: number,
+    tokenHash: string,
+    passwordHash: string,
+    now: number,
+  ): Promise<boolean>
 }
 
 export class SqlUserStore implements UserStore {
@@ -181,12 +192,16 @@ export class SqlUserStore implements UserStore {
       .executeTakeFirstOrThrow()
   }
 
+  /** Also cancels the user's one-time links (see AccountService.setDisabled). */
   async setDisabled(userId: number, disabled: boolean, now: number): Promise<void> {
-    await this.db.kysely
-      .updateTable('users')
-      .set({ disabled: disabled ? 1 : 0, updated_at: now })
-      .where('id', '=', userId)
-      .execute()
+    await this.db.transaction(async () => {
+      await this.db.kysely
+        .updateTable('users')
+        .set({ disabled: disabled ? 1 : 0, updated_at: now })
+        .where('id', '=', userId)
+        .execute()
+      await this.cancelPasswordTokens(userId, now)
+    })
     this.authChangesHere++
   }
 
@@ -217,11 +232,14 @@ export class SqlUserStore implements UserStore {
   }
 
   async setPasswordHash(userId: number, hash: string, now: number): Promise<void> {
-    await this.db.kysely
-      .updateTable('users')
-      .set({ password_hash: hash, updated_at: now })
-      .where('id', '=', userId)
-      .execute()
+    await this.db.transaction(async () => {
+      await this.db.kysely
+        .updateTable('users')
+        .set({ password_hash: hash, updated_at: now })
+        .where('id', '=', userId)
+        .execute()
+      await this.cancelPasswordTokens(userId, now)
+    })
   }
 
   async setRole(userId: number, role: UserRole, now: number): Promise<void> {
@@ -232,16 +250,19 @@ export class SqlUserStore implements UserStore {
       .execute()
   }
 
-  async addPasswordToken(
+  async replacePasswordTokens(
     userId: number,
     hash: string,
     now: number,
     expiresAt: number,
   ): Promise<void> {
-    await this.db.kysely
-      .insertInto('password_links')
-      .values({ user_id: userId, hash, created_at: now, expires_at: expiresAt, used_at: null })
-      .execute()
+    await this.db.transaction(async () => {
+      await this.cancelPasswordTokens(userId, now)
+      await this.db.kysely
+        .insertInto('password_links')
+        .values({ user_id: userId, hash, created_at: now, expires_at: expiresAt, used_at: null })
+        .execute()
+    })
   }
 
   findPasswordToken(hash: string): Promise<PasswordTokenRow | undefined> {
@@ -252,14 +273,51 @@ export class SqlUserStore implements UserStore {
       .executeTakeFirst()
   }
 
-  async usePasswordToken(hash: string, now: number): Promise<boolean> {
-    const result = await this.db.kysely
+  async setPasswordByToken(
+    userId: number,
+    tokenHash: string,
+    passwordHash: string,
+    now: number,
+  ): Promise<boolean> {
+    try {
+      await this.db.transaction(async () => {
+        // The user's row first, then the links, as a password change and disabling do: uses of a
+        // user's links at once wait for each other on that row instead of deadlocking.
+        const user = await this.db.kysely
+          .updateTable('users')
+          .set({ password_hash: passwordHash, updated_at: now })
+          .where('id', '=', userId)
+          .where('disabled', '=', 0)
+          .executeTakeFirst()
+        if (Number(user.numUpdatedRows) !== 1) throw new NotQualified()
+        const token = await this.db.kysely
+          .updateTable('password_links')
+          .set({ used_at: now })
+          .where('hash', '=', tokenHash)
+          .where('user_id', '=', userId)
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', now)
+          .executeTakeFirst()
+        if (Number(token.numUpdatedRows) !== 1) throw new NotQualified()
+        await this.cancelPasswordTokens(userId, now)
+      })
+      return true
+    } catch (error) {
+      if (error instanceof NotQualified) return false
+      throw error
+    }
+  }
+
+  /** Marks every outstanding link of the user used: none of them works any more. */
+  private async cancelPasswordTokens(userId: number, now: number): Promise<void> {
+    await this.db.kysely
       .updateTable('password_links')
       .set({ used_at: now })
-      .where('hash', '=', hash)
+      .where('user_id', '=', userId)
       .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst()
-    return Number(result.numUpdatedRows) === 1
+      .execute()
   }
 }
+
+/** Rolls back the use of a token that does not qualify (setPasswordByToken). */
+class NotQualified extends Error {}

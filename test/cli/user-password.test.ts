@@ -71,6 +71,23 @@ describe('slink user password', () => {
       expect((await s.accounts.findByEmail('carol@example.com')).password_hash).toBeNull()
     })
   })
+
+  it('cancels the user’s outstanding one-time link', async () => {
+    const link = await slink(['user', 'reset-link', '--email', 'carol@example.com'], env)
+    const token = /\/password\/([A-Za-z0-9_-]{43})\n$/.exec(link.stdout)![1]!
+    await withServices(async (s) => {
+      expect((await s.accounts.tokenUser(token))?.email).toBe('carol@example.com')
+    })
+    const set = await slink(['user', 'password', '--email', 'carol@example.com'], env, {
+      input: 'a new password 2\n',
+    })
+    expect(set.status).toBe(0)
+    await withServices(async (s) => {
+      expect(await s.accounts.tokenUser(token)).toBeNull()
+      expect(await s.accounts.useToken(token, 'taken over password')).toBeNull()
+      expect(await s.accounts.verify('carol@example.com', 'a new password 2')).not.toBeNull()
+    })
+  })
 })
 
 describe('slink user reset-link', () => {
@@ -90,6 +107,10 @@ describe('slink user reset-link', () => {
     const again = await slink(['user', 'reset-link', '--email', 'carol@example.com'], env)
     expect(again.stdout).toMatch(/^http:\/\/localhost:8080\/password\/[A-Za-z0-9_-]{43}\n$/)
     expect(again.stdout).not.toContain(match![1]!)
+    // Only the newest link works.
+    await withServices(async (s) => {
+      expect(await s.accounts.tokenUser(match![1]!)).toBeNull()
+    })
   })
 
   it('refuses an unknown email', async () => {

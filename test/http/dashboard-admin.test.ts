@@ -1,7 +1,8 @@
 /**
  * The dashboard's Admin screen: administrators only (403 pages for anyone else, GET and POST),
- * new users with a one-time password link, disable and enable (a disabled user's sessions end
- * and their keys stop), roles (never one's own), new password links, and the global domains.
+ * new users with a one-time password link, disable and enable (a disabled user's sessions end,
+ * their keys stop and their one-time links are refused and cancelled), roles (never one's own),
+ * new password links, and the global domains.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, KEY_B, type TestApp } from '../support/app.js'
@@ -160,6 +161,47 @@ describe('dashboard admin', () => {
     expect(back.headers.location).toBe('/dashboard/admin?done=enabled')
     expectStatus(await t.call('GET', `${API}/links`, { key: KEY_B }), 200)
     expectStatus(await bob.signIn('b@example.com', 'bob password 1'), 303)
+  })
+
+  it("refuses a disabled user's one-time link; nothing made while disabled works once enabled", async () => {
+    const carol = await t.services.accounts.createUser({
+      email: 'carol-disabled@example.com',
+      name: 'Carol',
+      role: 'user',
+    })
+    const before = await t.services.accounts.issueToken(carol.id)
+    const disable = await admin.post(`/dashboard/admin/users/${carol.id}/disable`, {
+      _csrf: await token(),
+    })
+    expectStatus(disable, 303)
+    // Disabling cancelled the link issued before.
+    expectStatus(await new FormClient(t.app, '192.0.2.60').get(`/password/${before}`), 410)
+    // A link issued while disabled is refused: a page that says so, no password, no session.
+    const during = await t.services.accounts.issueToken(carol.id)
+    const visitor = new FormClient(t.app, '192.0.2.61')
+    const page = await visitor.get(`/password/${during}`)
+    expectStatus(page, 403)
+    expect(page.body).toContain('This account is disabled')
+    const posted = await visitor.post(`/password/${during}`, {
+      _csrf: csrfOf((await visitor.get('/login')).body),
+      password: 'carol password',
+      password_confirmation: 'carol password',
+    })
+    expectStatus(posted, 403)
+    expect(posted.body).toContain('This account is disabled')
+    expect(posted.headers['set-cookie']).toBeUndefined()
+    expect(
+      await t.services.accounts.verify('carol-disabled@example.com', 'carol password'),
+    ).toBeNull()
+    // A session made while disabled (as a link used at the moment of disabling could make one).
+    const made = await t.services.sessions.start(carol.id)
+    expect(await t.services.sessions.resume(made.id)).not.toBeNull()
+    const enable = await admin.post(`/dashboard/admin/users/${carol.id}/enable`, {
+      _csrf: await token(),
+    })
+    expectStatus(enable, 303)
+    expectStatus(await visitor.get(`/password/${during}`), 410)
+    expect(await t.services.sessions.resume(made.id)).toBeNull()
   })
 
   it('makes a user an admin and back; never oneself', async () => {

@@ -228,7 +228,7 @@ describe('dashboard sign-in', () => {
     expectStatus(wrong, 403)
   })
 
-  it('limits failed sign-ins per account (429 with Retry-After), even with the right password next', async () => {
+  it('limits failed sign-ins per account and address (429 with Retry-After), never locking the owner out', async () => {
     const c = client('192.0.2.20')
     for (let i = 0; i < 5; i++) expectStatus(await c.signIn('a@example.com', `wrong ${i}`), 422)
     const blocked = await c.signIn('a@example.com', PASSWORD_A)
@@ -237,10 +237,20 @@ describe('dashboard sign-in', () => {
     expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(900)
     expect(blocked.body).toContain('<h1>Too many attempts</h1>')
     expect(blocked.headers['set-cookie']).toBeUndefined()
-    // From another address too: the account is what is limited.
-    expectStatus(await client('192.0.2.21').signIn('A@EXAMPLE.COM', PASSWORD_A), 429)
-    // Other accounts are not affected.
-    expectStatus(await client('192.0.2.22').signIn('b@example.com', PASSWORD_B), 303)
+    expectStatus(await client('192.0.2.20').signIn('A@EXAMPLE.COM', PASSWORD_A), 429)
+    // The owner, from another address, signs in: failures lock out only the address that failed.
+    expectStatus(await client('192.0.2.21').signIn('A@EXAMPLE.COM', PASSWORD_A), 303)
+    // The failing address may still sign in to other accounts (its own limit is 20).
+    expectStatus(await client('192.0.2.20').signIn('b@example.com', PASSWORD_B), 303)
+  })
+
+  it('counts only failed sign-ins: a right password gives its attempt back', async () => {
+    const c = client('192.0.2.25')
+    for (let i = 0; i < 4; i++) expectStatus(await c.signIn('a@example.com', `wrong ${i}`), 422)
+    for (let i = 0; i < 3; i++)
+      expectStatus(await client('192.0.2.25').signIn('a@example.com', PASSWORD_A), 303)
+    expectStatus(await c.signIn('a@example.com', 'wrong 5'), 422)
+    expectStatus(await c.signIn('a@example.com', PASSWORD_A), 429)
   })
 
   it('limits failed sign-ins per address', async () => {
@@ -302,6 +312,63 @@ describe('dashboard sign-in', () => {
     expectStatus(expired, 410)
     expect(expired.body).toContain('has expired or has been used')
     expectStatus(await client().get('/password/not-a-token'), 410)
+  })
+
+  it('cancels a one-time link when a newer one is issued, and every one when the password is set', async () => {
+    const setThrough = async (token: string, password: string) => {
+      const c = client('192.0.2.50')
+      // The sign-in form's CSRF token serves every form shown before sign-in.
+      const page = await c.get('/login')
+      return c.post(`/password/${token}`, {
+        _csrf: csrfOf(page.body),
+        password,
+        password_confirmation: password,
+      })
+    }
+    // Only the newest link works.
+    const first = await t.services.accounts.issueToken(t.userB)
+    const second = await t.services.accounts.issueToken(t.userB)
+    expectStatus(await client().get(`/password/${first}`), 410)
+    const older = await setThrough(first, 'taken over password')
+    expectStatus(older, 410)
+    expect(older.headers['set-cookie']).toBeUndefined()
+    expectStatus(await setThrough(second, 'bob sets this one'), 303)
+    // A password changed on the Account page cancels the link issued before it.
+    const pending = await t.services.accounts.issueToken(t.userB)
+    expectStatus(await client().get(`/password/${pending}`), 200)
+    const bob = client('192.0.2.51')
+    expectStatus(await bob.signIn('b@example.com', 'bob sets this one'), 303)
+    const changed = await bob.submit('/dashboard/account', '/dashboard/account/password', {
+      current_password: 'bob sets this one',
+      password: 'bob changed it again',
+      password_confirmation: 'bob changed it again',
+    })
+    expectStatus(changed, 303)
+    const late = await setThrough(pending, 'taken over password')
+    expectStatus(late, 410)
+    expect(late.body).toContain('a newer link or a password change has cancelled it')
+    expect(late.headers['set-cookie']).toBeUndefined()
+    expectStatus(await bob.get('/dashboard'), 200)
+    expect(await t.services.accounts.verify('b@example.com', 'bob changed it again')).not.toBeNull()
+  })
+
+  it('lets one of several requests using a link at once set the password', async () => {
+    const token = await t.services.accounts.issueToken(t.userB)
+    const c = client('192.0.2.55')
+    const csrf = csrfOf((await c.get('/login')).body)
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        c.post(`/password/${token}`, {
+          _csrf: csrf,
+          password: `parallel password ${i}`,
+          password_confirmation: `parallel password ${i}`,
+        }),
+      ),
+    )
+    expect(replies.map((r) => r.statusCode).sort()).toEqual([303, 410, 410, 410, 410, 410])
+    const winner = replies.findIndex((r) => r.statusCode === 303)
+    const password = `parallel password ${winner}`
+    expect(await t.services.accounts.verify('b@example.com', password)).not.toBeNull()
   })
 
   it('a password change ends the other sessions of the user, not the one making it', async () => {

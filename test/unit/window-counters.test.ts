@@ -33,18 +33,18 @@ describe('memory counters', () => {
     const time = clock()
     const counters = new MemoryCounters(time.now)
     const limiter = new CountingAttemptLimiter(counters, 'passwords', 10)
-    for (let i = 0; i < 10; i++) await limiter.hit('visitor:1')
-    expect(await limiter.blockedFor('visitor:1')).toBe(60)
+    for (let i = 0; i < 10; i++) expect(await limiter.take('visitor:1')).toBe(0)
+    expect(await limiter.take('visitor:1')).toBe(60)
 
     for (let i = 0; i < MAX_KEYS - 1; i++) counters.incr(`api:key:${i}`, MINUTE)
     expect(counters.size).toBe(MAX_KEYS)
     time.advance(30_000)
-    expect(await limiter.blockedFor('visitor:1')).toBe(30)
-    expect(counters.peek('passwords:visitor:1')).toEqual({ current: 10, ttl: 30_000 })
+    expect(await limiter.take('visitor:1')).toBe(30)
+    expect(counters.peek('passwords:visitor:1')).toEqual({ current: 12, ttl: 30_000 })
 
     // The window still ends when it should.
     time.advance(30_000)
-    expect(await limiter.blockedFor('visitor:1')).toBe(0)
+    expect(await limiter.take('visitor:1')).toBe(0)
   })
 
   it('keep counting a key in use while new keys keep arriving at the bound', () => {
