@@ -19,8 +19,10 @@ import { isApiPath, sendError, sendRawError } from './http/error-handler.js'
 import { apiNotFound, trackRoutes } from './http/not-found.js'
 import { notFoundPage } from './pages/index.js'
 import { CountingAttemptLimiter } from './limits/attempt-limiter.js'
-import { clientAddress } from './edge/client.js'
+import { clientAddress, requestHostname } from './edge/client.js'
 import { fastPath, type Listener } from './edge/fast-path.js'
+import { proxyTrust, type ProxyTrust } from './http/proxy-trust.js'
+import { withSecurityHeaders } from './http/security-headers.js'
 import { redirectRoutes } from './edge/short-url-routes.js'
 import { showFastPath } from './links/show-fast-path.js'
 import type { Redirects } from './composition/redirects.js'
@@ -48,11 +50,12 @@ export interface AppOptions {
   signInLimits?: SignInLimits
 }
 
-/** A hop count becomes "trust the nearest n hops", which is what a number means to proxy-addr. */
-function fastifyTrustProxy(
-  trust: TrustProxy,
-): boolean | string[] | ((address: string, hop: number) => boolean) {
-  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust
+/**
+ * The framework is given the same trust function as the fast path (http/proxy-trust.ts), so both
+ * believe X-Forwarded-* from the same peers; a hop count means "trust the nearest n hops".
+ */
+function fastifyTrustProxy(trust: TrustProxy): false | ProxyTrust {
+  return trust === false ? false : proxyTrust(trust)
 }
 
 /** The sign-in limits counted where the other limits are. */
@@ -71,7 +74,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const counters = options.counters ?? new MemoryCounters()
   const app = Fastify({
     // Short links and the API's show of a link are answered before the framework (see their
-    // files); inject() in tests goes straight to the framework.
+    // files); inject() in tests goes straight to the framework. Every answer, whichever path
+    // writes it, carries the headers of http/security-headers.ts.
     serverFactory: (handler: Listener) => {
       const log = (what: string) => (error: unknown) => app.log.error({ err: error }, what)
       const api = showFastPath(
@@ -85,16 +89,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         handler,
       )
       const server: Server = createServer(
-        redirects
-          ? fastPath(
-              redirects.engine,
-              redirects.recorder,
-              clientAddress(config.trustProxy),
-              api,
-              config.trustProxy !== false,
-              log('redirect failed'),
-            )
-          : api,
+        withSecurityHeaders(
+          config,
+          redirects
+            ? fastPath(
+                redirects.engine,
+                redirects.recorder,
+                clientAddress(config.trustProxy),
+                api,
+                requestHostname(config.trustProxy),
+                log('redirect failed'),
+              )
+            : api,
+        ),
       )
       server.keepAliveTimeout = 72_000
       if (config.batchWrites) batchWrites(server)
