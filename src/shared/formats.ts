@@ -17,6 +17,15 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
+/**
+ * An http(s) URL as the WHATWG URL parser reads it (`new URL(x).href`), which is where a
+ * redirect to it goes: `http://evil.test\@example.com/` is `http://evil.test/@example.com/`.
+ * A value that is not one comes back as it is, for validation to refuse.
+ */
+export function normalHttpUrl(value: string): string {
+  return isHttpUrl(value) ? new URL(value).href : value
+}
+
 /** `example.com`, `example.com:8443` or `http://example.com` → host name and base URL. */
 export function parseDomainName(input: string): { name: string; url: string } | null {
   const withScheme = /^https?:\/\//i.test(input) ? input : `https://${input}`
