@@ -6,7 +6,7 @@
 import proxyAddr from '@fastify/proxy-addr'
 import type { IncomingMessage } from 'node:http'
 import type { TrustProxy } from '../config.js'
-import { forwardedValue, proxyTrust } from '../http/proxy-trust.js'
+import { forwardedReader, proxyTrust } from '../http/proxy-trust.js'
 
 export type AddressOf = (request: IncomingMessage) => string
 
@@ -22,9 +22,8 @@ export function clientAddress(trust: TrustProxy): AddressOf {
  */
 export function requestHostname(trust: TrustProxy): (request: IncomingMessage) => string {
   if (trust === false) return (request) => hostnameOf(request.headers.host)
-  const trusted = proxyTrust(trust)
-  return (request) =>
-    hostnameOf(forwardedValue(request, 'x-forwarded-host', trusted) ?? request.headers.host)
+  const forwarded = forwardedReader(proxyTrust(trust))
+  return (request) => hostnameOf(forwarded(request, 'x-forwarded-host') ?? request.headers.host)
 }
 
 /** `Host: Example.com:8080` → `Example.com`; `[::1]:80` → `[::1]`. */

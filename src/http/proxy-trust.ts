@@ -18,15 +18,30 @@ export function proxyTrust(trust: TrustProxy): ProxyTrust {
   return proxyAddr.compile(trust)
 }
 
-/** The value of a forwarded header the request's peer is trusted to set, else `undefined`. */
-export function forwardedValue(
-  request: IncomingMessage,
-  name: 'x-forwarded-host' | 'x-forwarded-proto',
+export type ForwardedHeader = 'x-forwarded-host' | 'x-forwarded-proto'
+
+/**
+ * Reads the value of a forwarded header the request's peer is trusted to set, else `undefined`.
+ * Whether a peer is trusted is worked out once per connection (parsing and matching an address
+ * costs microseconds; a keep-alive connection carries many requests).
+ */
+export function forwardedReader(
   trust: ProxyTrust,
-): string | undefined {
-  const value = request.headers[name]
-  if (typeof value !== 'string' || value === '') return undefined
-  if (!trust(request.socket.remoteAddress ?? '', 0)) return undefined
-  const comma = value.lastIndexOf(',')
-  return (comma === -1 ? value : value.slice(comma + 1)).trim()
+): (request: IncomingMessage, name: ForwardedHeader) => string | undefined {
+  const peers = new WeakMap<object, boolean>()
+  const trustedPeer = (request: IncomingMessage): boolean => {
+    const socket = request.socket
+    let trusted = peers.get(socket)
+    if (trusted === undefined) {
+      trusted = trust(socket.remoteAddress ?? '', 0)
+      peers.set(socket, trusted)
+    }
+    return trusted
+  }
+  return (request, name) => {
+    const value = request.headers[name]
+    if (typeof value !== 'string' || value === '' || !trustedPeer(request)) return undefined
+    const comma = value.lastIndexOf(',')
+    return (comma === -1 ? value : value.slice(comma + 1)).trim()
+  }
 }

@@ -14,7 +14,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import type { Config } from '../config.js'
-import { forwardedValue, proxyTrust } from './proxy-trust.js'
+import { forwardedReader, proxyTrust } from './proxy-trust.js'
 
 /** One year, the value browsers' preload lists ask of a site. */
 export const HSTS = 'max-age=31536000'
@@ -26,10 +26,10 @@ export function cameOverHttps(
   config: Pick<Config, 'publicUrl' | 'trustProxy'>,
 ): (request: IncomingMessage) => boolean {
   const publicHttps = config.publicUrl.protocol === 'https:'
-  const trust = proxyTrust(config.trustProxy)
+  const forwarded = forwardedReader(proxyTrust(config.trustProxy))
   return (request) => {
     if ((request.socket as Partial<TLSSocket>).encrypted === true) return true
-    const proto = forwardedValue(request, 'x-forwarded-proto', trust)
+    const proto = forwarded(request, 'x-forwarded-proto')
     return proto === undefined ? publicHttps : proto.toLowerCase() === 'https'
   }
 }
