@@ -20,8 +20,10 @@ import { notFoundPage } from './pages/index.js'
 import { CountingAttemptLimiter } from './limits/attempt-limiter.js'
 import { RequestLimit } from './limits/request-limit.js'
 import { QR_IMAGES_PER_MINUTE } from './links/qr.js'
-import { clientAddress } from './edge/client.js'
+import { clientAddress, requestHostname } from './edge/client.js'
 import { fastPath, type Listener } from './edge/fast-path.js'
+import { proxyTrust, type ProxyTrust } from './http/proxy-trust.js'
+import { withSecurityHeaders } from './http/security-headers.js'
 import { redirectRoutes } from './edge/short-url-routes.js'
 import type { Redirects } from './composition/redirects.js'
 import { MemoryCounters, type Counters } from './limits/window-counters.js'
@@ -48,11 +50,12 @@ export interface AppOptions {
   signInLimits?: SignInLimits
 }
 
-/** A hop count becomes "trust the nearest n hops", which is what a number means to proxy-addr. */
-function fastifyTrustProxy(
-  trust: TrustProxy,
-): boolean | string[] | ((address: string, hop: number) => boolean) {
-  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust
+/**
+ * The framework is given the same trust function as the fast path (http/proxy-trust.ts), so both
+ * believe X-Forwarded-* from the same peers; a hop count means "trust the nearest n hops".
+ */
+function fastifyTrustProxy(trust: TrustProxy): false | ProxyTrust {
+  return trust === false ? false : proxyTrust(trust)
 }
 
 /** The sign-in limits counted where the other limits are. */
@@ -72,19 +75,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const counters = options.counters ?? new MemoryCounters()
   const app = Fastify({
     // Short links are answered before the framework (edge/fast-path.ts); inject() in tests
-    // goes straight to the framework.
+    // goes straight to the framework. Every answer, whichever path writes it, carries the
+    // headers of http/security-headers.ts.
     serverFactory: (handler: Listener) => {
       const server: Server = createServer(
-        redirects
-          ? fastPath(
-              redirects.engine,
-              redirects.recorder,
-              clientAddress(config.trustProxy),
-              handler,
-              config.trustProxy !== false,
-              (error: unknown) => app.log.error({ err: error }, 'redirect failed'),
-            )
-          : handler,
+        withSecurityHeaders(
+          config,
+          redirects
+            ? fastPath(
+                redirects.engine,
+                redirects.recorder,
+                clientAddress(config.trustProxy),
+                handler,
+                requestHostname(config.trustProxy),
+                (error: unknown) => app.log.error({ err: error }, 'redirect failed'),
+              )
+            : handler,
+        ),
       )
       server.keepAliveTimeout = 72_000
       return server

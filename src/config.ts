@@ -58,7 +58,7 @@ export const CONFIG_VARIABLES = [
   [
     'TRUST_PROXY',
     'false',
-    '`true`, a number of hops, or a comma list of proxy addresses/CIDRs whose `X-Forwarded-For` is honoured.',
+    '`true`, a number of hops, or a comma list of proxy addresses/CIDRs whose `X-Forwarded-For`, `-Host` and `-Proto` are honoured (see docs/deploy.md).',
   ],
   ['REDIRECT_STATUS', '302', 'Status of a plain redirect: 301, 302, 307 or 308.'],
   ['API_RATE_LIMIT', '60', 'API requests a minute per key (0 turns the limit off).'],

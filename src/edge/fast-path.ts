@@ -13,7 +13,7 @@ import { isReservedAlias } from '../links/rules.js'
 import { errorPage } from '../pages/index.js'
 import { renderVisitPage } from './visit-pages.js'
 import type { RedirectEngine, Visit, VisitInput } from '../redirects/engine.js'
-import { hostnameOf, type AddressOf } from './client.js'
+import type { AddressOf } from './client.js'
 
 /** One path segment of alias characters, optionally ending in `+` (the preview). */
 const ALIAS_PATH = /^\/[A-Za-z0-9_-]{1,255}\+?$/
@@ -62,7 +62,7 @@ export function fastPath(
   recorder: ClickRecorder,
   addressOf: AddressOf,
   next: Listener,
-  trustForwardedHost: boolean,
+  hostnameOf: (request: IncomingMessage) => string,
   log: (error: unknown) => void,
 ): Listener {
   const finish = (response: ServerResponse, visit: Visit, head: boolean) => {
@@ -89,10 +89,9 @@ export function fastPath(
       (method === 'GET' || method === 'HEAD') && ALIAS_PATH.test(path) ? path.slice(1) : ''
     if (alias === '' || isReservedAlias(alias)) return next(request, response)
     const headers = request.headers
-    const forwarded = trustForwardedHost ? headers['x-forwarded-host'] : undefined
     const input: VisitInput = {
       method,
-      hostname: hostnameOf(typeof forwarded === 'string' ? forwarded : headers.host),
+      hostname: hostnameOf(request),
       alias,
       query: at === -1 ? '' : url.slice(at + 1),
       ip: addressOf(request),

@@ -6,12 +6,16 @@
  * scalar given for a list becomes a one-item list (`pixel_ids=3`); a list or an object given for
  * a scalar is left alone, and so is reported (`url[]=…` is "must be a string"). JSON numbers
  * that are not finite (`1e400` parses as Infinity) are turned back into text, so they fail too.
+ * A value of the `http-url` format is stored and shown as the URL parser reads it, which is
+ * where a redirect to it goes (see `normalHttpUrl`).
  */
 import type AjvCompiler from '@fastify/ajv-compiler'
 import { concerns, longListTaker } from './list-bounds.js'
+import { normalHttpUrl } from '../shared/formats.js'
 
 type JsonSchema = {
   type?: string | string[]
+  format?: string
   properties?: Record<string, JsonSchema>
   items?: JsonSchema
   maxItems?: number
@@ -57,7 +61,10 @@ export function coerceValue(schema: JsonSchema, value: unknown): unknown {
     return value
   }
   if (types.includes('integer')) return toInteger(value)
-  if (types.includes('string')) return toText(value)
+  if (types.includes('string')) {
+    const text = toText(value)
+    return schema.format === 'http-url' && typeof text === 'string' ? normalHttpUrl(text) : text
+  }
   return value
 }
 

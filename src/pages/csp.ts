@@ -1,8 +1,8 @@
 /**
  * Security headers of every page: a Content-Security-Policy built per render around a fresh
  * nonce (`default-src 'none'`; styles and scripts only with the nonce; images from this origin
- * and `data:`; on the pixel page, exactly the vendors' hosts), plus nosniff, a Referrer-Policy
- * and `Cache-Control: no-store`.
+ * and `data:`; on the pixel page, exactly the vendors' hosts, in a sandbox of its own origin),
+ * plus nosniff, a Referrer-Policy and `Cache-Control: no-store`.
  */
 import { randomBytes } from 'node:crypto'
 
@@ -33,6 +33,9 @@ export function unionHosts(sets: readonly ExternalHosts[]): ExternalHosts {
  */
 export type PageReferrerPolicy = 'same-origin' | 'strict-origin'
 
+/** What a sandboxed page may still do; `allow-same-origin` is not among them, by design. */
+export type SandboxToken = 'allow-scripts' | 'allow-forms' | 'allow-popups' | 'allow-top-navigation'
+
 /** 128 random bits, base64: a new one for every render. */
 export function newNonce(): string {
   return randomBytes(16).toString('base64')
@@ -50,6 +53,11 @@ export function contentSecurityPolicy(
     formTargets?: readonly string[]
     /** Scripts of the page may fetch from its own origin (the dashboard's enhancement library). */
     connectSelf?: boolean
+    /**
+     * The page runs in a sandbox with these `allow-` tokens and never `allow-same-origin`: its
+     * origin is opaque, so code on it cannot reach this origin's cookies, storage or pages.
+     */
+    sandbox?: readonly SandboxToken[]
   },
 ): string {
   const { hosts } = options
@@ -70,6 +78,7 @@ export function contentSecurityPolicy(
     ['base-uri', "'none'"],
     ['frame-ancestors', "'none'"],
   )
+  if (options.sandbox) directives.push(['sandbox', ...options.sandbox])
   return directives.map((parts) => parts.join(' ')).join('; ')
 }
 

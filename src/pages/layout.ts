@@ -10,6 +10,7 @@ import {
   pageHeaders,
   type ExternalHosts,
   type PageReferrerPolicy,
+  type SandboxToken,
 } from './csp.js'
 import { markup, raw, type SafeHtml } from './html.js'
 import { STYLESHEET } from './styles.js'
@@ -36,6 +37,8 @@ export interface PageParts {
    * it to every redirect that follows the submission, not only to the form's own action.
    */
   formTargets?: readonly string[]
+  /** Run the page in a sandbox without this origin (see `contentSecurityPolicy`). */
+  sandbox?: readonly SandboxToken[]
 }
 
 function inlineScript(code: string, nonce: string): SafeHtml {
@@ -71,6 +74,7 @@ ${script}</body>
     script: script !== null,
     hosts: parts.hosts ?? NO_EXTERNAL_HOSTS,
     ...(parts.formTargets ? { formTargets: parts.formTargets } : {}),
+    ...(parts.sandbox ? { sandbox: parts.sandbox } : {}),
   })
   return { html: page.text, headers: pageHeaders(csp, parts.referrerPolicy ?? 'same-origin') }
 }

@@ -3,7 +3,8 @@
  * destination (script after `PIXEL_REDIRECT_DELAY_MS`, `<meta refresh>` after a second as the
  * no-script fallback). With `consent`, it first asks; nothing loads and nothing redirects until
  * the visitor chooses, and the no-script way on is a plain link that skips the pixels.
- * Sent with 200. Its CSP allows exactly the hosts of the vendors present.
+ * Sent with 200. Its CSP allows exactly the hosts of the vendors present, and puts the page in a
+ * sandbox whose origin is opaque: the vendors' code never runs as this origin (the dashboard's).
  */
 import type { PixelTypeInput } from '../pixels/types.js'
 import { unionHosts } from './csp.js'
@@ -90,5 +91,9 @@ export function pixelPage(input: PixelPageInput): RenderedPage {
     }),
     hosts: unionHosts(placed.map(({ vendor }) => vendor.hosts)),
     referrerPolicy: 'strict-origin',
+    // The vendors' code (a Tag Manager container runs whatever its owner puts in it) runs
+    // without this origin: the dashboard's cookies, storage and pages stay out of its reach.
+    // Scripts run, and the page still navigates itself on to the destination.
+    sandbox: ['allow-scripts'],
   })
 }

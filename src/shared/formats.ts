@@ -21,6 +21,15 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
+/**
+ * An http(s) URL as the WHATWG URL parser reads it (`new URL(x).href`), which is where a
+ * redirect to it goes: `http://evil.test\@example.com/` is `http://evil.test/@example.com/`.
+ * A value that is not one comes back as it is, for validation to refuse.
+ */
+export function normalHttpUrl(value: string): string {
+  return isHttpUrl(value) ? new URL(value).href : value
+}
+
 /** An address with one `@`, no spaces, and parts of sensible length (what the CLI accepts too). */
 export const EMAIL_SHAPE = /^[^\s@]{1,64}@[^\s@]{1,255}$/
 

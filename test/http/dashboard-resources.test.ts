@@ -22,6 +22,8 @@ interface Case {
   messages: Record<string, string>
   /** A stored name holding markup, shown escaped in the list. */
   hostile: Record<string, string>
+  /** How the list shows it (a URL's markup is stored percent-encoded, as the parser reads it). */
+  hostileShown?: string
   badQuery: [string, string]
 }
 
@@ -69,6 +71,7 @@ const cases: Case[] = [
       not_found_page: 'The not found page field must be a valid URL.',
     },
     hostile: { name: 'xss.example.com', index_page: `https://example.com/?q=${SCRIPT}` },
+    hostileShown: 'https://example.com/?q=%3Cscript%3Ealert(1)%3C/script%3E',
     badQuery: ['per_page=7', 'The selected per page is invalid.'],
   },
 ]
@@ -226,7 +229,7 @@ describe('dashboard pixels, spaces and domains', () => {
         expectStatus(res, 303)
         const list = await alice.get(`${base}?per_page=100`)
         expect(list.body).not.toContain('<script>alert(1)')
-        expect(list.body).toContain('&lt;script>alert(1)')
+        expect(list.body).toContain(c.hostileShown ?? '&lt;script>alert(1)')
       })
 
       it('takes the API list’s parameters in the URL and answers refused ones with its message', async () => {

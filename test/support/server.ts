@@ -25,6 +25,8 @@ export interface RequestOptions {
   body?: string
   /** A keep-alive agent, to send over one connection (so to one cluster worker). */
   agent?: Agent
+  /** The loopback address to send from (127.0.0.1 unless told), to be another peer. */
+  localAddress?: string
 }
 
 export interface TestServer {
@@ -53,6 +55,7 @@ export function send(port: number, path: string, options: RequestOptions = {}): 
         method: options.method ?? 'GET',
         headers: { host: options.host ?? HOST, ...options.headers },
         agent: options.agent ?? false,
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
       },
       (res) => {
         const chunks: Buffer[] = []

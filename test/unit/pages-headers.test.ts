@@ -123,6 +123,8 @@ describe('page headers', () => {
     const page = render()
     expect(page.headers['Referrer-Policy']).toBe('strict-origin')
     expect(directives(page).get('script-src')?.[0]).toBe(`'nonce-${nonceOf(page)}'`)
+    // Its vendors' code runs in an opaque origin, never as this one (the dashboard's).
+    expect(directives(page).get('sandbox')).toEqual(['allow-scripts'])
   })
 
   it.each([...plainPages, ...pixelPages])(
