@@ -59,6 +59,8 @@ function own(headers: Answer['headers']): Record<string, unknown> {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
+/** What the server adds to every answer it sends (http/security-headers.ts), around the framework. */
+const OVER_HTTP = { 'x-content-type-options': 'nosniff' }
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` })
 
 describe('without a rate limit', () => {
@@ -102,11 +104,12 @@ describe('without a rate limit', () => {
       expect(own(answer.headers)).toEqual({
         'content-type': JSON_TYPE,
         'content-length': String(Buffer.byteLength(answer.body)),
+        ...OVER_HTTP,
       })
       expect(JSON.parse(answer.body)).toEqual({ data: link, status: 200 })
       const same = await inProcess(t, path, bearer(KEY_A))
       expect(answer.body).toBe(same.body)
-      expect(own(answer.headers)).toEqual(own(same.headers))
+      expect(own(answer.headers)).toEqual({ ...own(same.headers), ...OVER_HTTP })
     }
   })
 
@@ -146,7 +149,7 @@ describe('without a rate limit', () => {
       const same = await inProcess(t, path, headers)
       expect(answer.status, path).toBe(status)
       expect(answer.body, path).toBe(same.body)
-      expect(own(answer.headers), path).toEqual(own(same.headers))
+      expect(own(answer.headers), path).toEqual({ ...own(same.headers), ...OVER_HTTP })
       expect(answer.headers['content-type'], path).toBe(JSON_TYPE)
       expect(answer.headers['www-authenticate'], path).toBe(status === 401 ? 'Bearer' : undefined)
       if (body !== undefined) expect(JSON.parse(answer.body), path).toEqual(body)
@@ -184,6 +187,7 @@ describe('API_RATE_LIMIT=3', () => {
       'x-ratelimit-reset': '60',
       'content-type': JSON_TYPE,
       'content-length': String(Buffer.byteLength(first.body)),
+      ...OVER_HTTP,
     })
     // Another route counts on the same counter.
     const list = await overHttp(port, `${API}/links`, bearer(KEY_A))
@@ -204,6 +208,7 @@ describe('API_RATE_LIMIT=3', () => {
       'retry-after': String(retryAfter),
       'content-type': JSON_TYPE,
       'content-length': String(Buffer.byteLength(over.body)),
+      ...OVER_HTTP,
     })
     // In process, the same request is the same answer.
     const same = await inProcess(t, path, bearer(KEY_A))
