@@ -5,6 +5,7 @@
 import type { Db } from '../db/connect.js'
 import { writeNowIfFree } from '../db/write-lock.js'
 import type { DomainRow, LinkRow } from '../db/types.js'
+import type { MaybePromise } from '../shared/maybe-promise.js'
 
 export interface RedirectLinkRow {
   link: LinkRow
@@ -19,7 +20,7 @@ export interface RedirectStore {
    * took the last one; `refused` when none was left. This is the only write a redirect waits
    * for; everything else is batched after the response.
    */
-  takeLimitedClick(linkId: number): LimitedClick | Promise<LimitedClick>
+  takeLimitedClick(linkId: number): MaybePromise<LimitedClick>
 }
 
 export type LimitedClick = 'taken' | 'last' | 'refused'
@@ -71,7 +72,7 @@ export class SqlRedirectStore implements RedirectStore {
     return { link, pixels }
   }
 
-  takeLimitedClick(linkId: number): LimitedClick | Promise<LimitedClick> {
+  takeLimitedClick(linkId: number): MaybePromise<LimitedClick> {
     // Synchronous on SQLite while the connection is idle and the write lock free.
     const takeSync = this.takeSync
     const taken = takeSync === null ? undefined : writeNowIfFree(this.db, () => takeSync(linkId))
