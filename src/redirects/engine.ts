@@ -8,7 +8,7 @@
 import type { ClickEvent } from '../clicks/event.js'
 import type { DomainRow } from '../db/types.js'
 import type { AttemptLimiter } from '../limits/attempt-limiter.js'
-import { isReservedAlias } from '../links/rules.js'
+import { isReservedAlias } from '../links/field-rules.js'
 import type { PasswordGate } from '../passwords/gate.js'
 import type { PixelType } from '../pixels/types.js'
 import { whenReady, type MaybePromise } from '../shared/maybe-promise.js'

@@ -3,12 +3,12 @@
  * `href` form (safe for a Location header), targeting compiled to rules, pixels attached.
  */
 import type { DomainRow } from '../db/types.js'
-import type { TargetEntry } from '../links/rules.js'
+import type { TargetEntry } from '../links/field-rules.js'
 import type { TargetType } from '../links/targeting-keys.js'
 import { sha256 } from '../shared/secrets.js'
 import type { RedirectLinkRow } from './store.js'
 import { compileTargeting } from './targeting/compile.js'
-import type { CompiledTargeting } from './targeting/rules.js'
+import type { CompiledTargeting } from './targeting/compiled-targeting.js'
 
 export interface RedirectLink {
   readonly id: number

@@ -2,7 +2,7 @@
 import type { Db } from '../../src/db/connect.js'
 import type { NewLinkRow } from '../../src/db/types.js'
 import { SqlDomainStore } from '../../src/domains/store.js'
-import { NEW_LINK_DEFAULTS } from '../../src/links/rules.js'
+import { NEW_LINK_DEFAULTS } from '../../src/links/field-rules.js'
 import { SqlUserStore } from '../../src/users/store.js'
 
 /** The time every row of these owners carries. */
