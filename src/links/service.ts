@@ -405,9 +405,8 @@ export class LinkService {
     for (const list of TARGET_LISTS) {
       const raw = input[list]
       if (raw === undefined || errors.hasOwn(list)) continue
-      const entries =
-        raw === null ? null : list === 'rotation' ? rotationList(raw) : keyedList(list, raw, errors)
-      out[`${list}_target`] = entries === null ? null : JSON.stringify(entries)
+      if (list === 'rotation') out.rotation_target = raw === null ? null : rotationList(raw)
+      else out[`${list}_target`] = raw === null ? null : keyedList(list, raw, errors)
     }
     return out
   }

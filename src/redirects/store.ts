@@ -5,6 +5,7 @@
 import type { Db } from '../db/connect.js'
 import { writeNowIfFree } from '../db/write-lock.js'
 import type { DomainRow, LinkRow } from '../db/types.js'
+import { linkFromStored } from '../links/stored-link.js'
 import type { MaybePromise } from '../shared/maybe-promise.js'
 
 export interface RedirectLinkRow {
@@ -55,13 +56,14 @@ export class SqlRedirectStore implements RedirectStore {
   }
 
   async findLink(domainId: number, alias: string): Promise<RedirectLinkRow | undefined> {
-    const link = await this.db.kysely
+    const row = await this.db.kysely
       .selectFrom('links')
       .selectAll()
       .where('domain_id', '=', domainId)
       .where('alias', '=', alias)
       .executeTakeFirst()
-    if (!link) return undefined
+    if (!row) return undefined
+    const link = linkFromStored(row)
     const pixels = await this.db.kysely
       .selectFrom('link_pixels')
       .innerJoin('pixels', 'pixels.id', 'link_pixels.pixel_id')
