@@ -187,9 +187,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   dashboard.routes(app)
 
   if (options.redirects) {
-    const { engine, directory, recorder, statsGate } = options.redirects
+    const { engine, cache, recorder, statsGate } = options.redirects
     const stats = { stats: options.services.stats, gate: statsGate }
-    redirectRoutes(app, engine, directory, recorder, stats, {
+    redirectRoutes(app, engine, cache, recorder, stats, {
       isDefaultDomain: dashboard.onDefaultDomain,
       home: dashboard.home,
     })

@@ -8,7 +8,7 @@ import { sql } from 'kysely'
 import type { Db } from '../db/connect.js'
 import { writeNowIfFree } from '../db/write-lock.js'
 import type { RotationCounter } from '../redirects/rotation-counter.js'
-import type { Maybe } from '../shared/maybe.js'
+import type { MaybePromise } from '../shared/maybe-promise.js'
 
 export class SqlRotationCounter implements RotationCounter {
   private readonly nextSync: ((linkId: number, cycle: number) => number) | null
@@ -26,7 +26,7 @@ export class SqlRotationCounter implements RotationCounter {
       : null
   }
 
-  next(linkId: number, cycleLength: number): Maybe<number> {
+  next(linkId: number, cycleLength: number): MaybePromise<number> {
     const cycle = Math.max(1, cycleLength)
     // Synchronous on SQLite while the connection is idle and the write lock free.
     const nextSync = this.nextSync
@@ -58,7 +58,7 @@ export class RedisRotationCounter implements RotationCounter {
     private readonly fallback: RotationCounter,
   ) {}
 
-  next(linkId: number, cycleLength: number, lastRotation: number | null): Maybe<number> {
+  next(linkId: number, cycleLength: number, lastRotation: number | null): MaybePromise<number> {
     const cycle = Math.max(1, cycleLength)
     const counted = this.redis
       .eval(SEED_AND_INCR, 1, `slink:rotation:${linkId}`, String(lastRotation ?? -1))

@@ -20,7 +20,7 @@ import { shareWriteLock, WriteLockTurns } from '../db/write-lock.js'
 import { MemoryCounters, type Counters } from '../limits/window-counters.js'
 import { CountingAttemptLimiter } from '../limits/attempt-limiter.js'
 import { RedirectEngine } from '../redirects/engine.js'
-import { LinkDirectory } from '../redirects/link-directory.js'
+import { RedirectCache } from '../redirects/redirect-cache.js'
 import { LocalRotationCounter } from '../redirects/rotation-counter.js'
 import { SqlRedirectStore } from '../redirects/store.js'
 import { PasswordGate } from '../passwords/gate.js'
@@ -47,7 +47,7 @@ export async function createRedirects(
   options: RedirectOptions = {},
 ) {
   const store = new SqlRedirectStore(services.db)
-  const directory = new LinkDirectory(store, services.changes, {
+  const cache = new RedirectCache(store, services.changes, {
     ttlMs: config.cacheTtlMs,
     maxLinks: 100_000,
   })
@@ -106,7 +106,7 @@ export async function createRedirects(
   const passwords = limiter('passwords', 10)
   const engine = new RedirectEngine(
     {
-      directory,
+      cache,
       store,
       rotation,
       unknownAliases: limiter('lookups', 100),
@@ -127,7 +127,7 @@ export async function createRedirects(
     },
   )
   const statsGate = new StatsPasswordGate(new PasswordGate('stats', passwords, secret, now))
-  return { engine, directory, recorder, rotation, statsGate }
+  return { engine, cache, recorder, rotation, statsGate }
 }
 
 export type Redirects = Awaited<ReturnType<typeof createRedirects>>

@@ -2,98 +2,120 @@
  * What the stores of spaces and pixels share: rows that belong to one user and carry a name
  * unique among that user's rows. Each store names its table and adds its own list filters.
  */
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely'
+import type { Expression, Generated, Selectable, Simplify, SqlBool } from 'kysely'
 import type { Db } from './connect.js'
 import { fetchPage, type Page, type PageRequest } from './paging.js'
 import { containsInsensitive, textSortKey } from './sql-helpers.js'
 import type { Database } from './types.js'
 
-type Named = Pick<Database, 'spaces' | 'pixels'>
-type Table = keyof Named
+/** The columns every table of named rows has: all that this module reads or compares. */
+export interface NamedRowColumns {
+  id: Generated<number>
+  user_id: number
+  name: string
+  created_at: number
+  updated_at: number
+}
 
-export abstract class NamedRowStore<T extends Table, Fields extends object> {
+/** The tables that have every one of those columns. */
+export type NamedRowTable = {
+  [T in keyof Database]: Database[T] extends NamedRowColumns ? T : never
+}[keyof Database]
+
+/** A row of table T, as the reads here return it (Kysely's own flattening of the row type). */
+export type NamedRow<T extends NamedRowTable> = Simplify<Selectable<Database[T]>>
+
+/** Columns a store sets on create and update: the name, and its table's own columns. */
+type Fields = { name: string }
+
+export abstract class NamedRowStore<T extends NamedRowTable, F extends Fields> {
+  /** The table's name, as the query builder's view below takes it. */
+  private readonly table: string
+
   constructor(
     protected readonly db: Db,
-    private readonly table: T,
-  ) {}
-
-  /**
-   * The builder over this store's table. Both tables have the columns used here (id, user_id,
-   * name, timestamps); the query builder is told it is `spaces` to type them once.
-   */
-  private get rows() {
-    return (this.db.kysely as unknown as Kysely<Named>).selectFrom(this.table as 'spaces')
+    table: T,
+  ) {
+    this.table = table
   }
 
+  /**
+   * The query builder, with this store's table seen through the columns every named-row table
+   * has (Kysely's `withTables`): queries here are checked against them, and each read says that
+   * its rows are the table's (`$castTo`). Taken at each query, as it follows the transaction
+   * open around it.
+   */
+  private get named() {
+    return this.db.kysely.withTables<Record<string, NamedRowColumns>>()
+  }
+
+  /** `where`: the store's own filter, on columns of its table only. */
   protected page(
     userId: number,
     search: string | undefined,
     sortBy: 'id' | 'name',
     page: PageRequest,
-    narrow: (
-      qb: SelectQueryBuilder<Named, 'spaces', object>,
-    ) => SelectQueryBuilder<Named, 'spaces', object> = (qb) => qb,
-  ): Promise<Page<Selectable<Named[T]>>> {
-    let base = narrow(this.rows.where('user_id', '=', userId))
+    where?: Expression<SqlBool>,
+  ): Promise<Page<NamedRow<T>>> {
+    let base = this.named.selectFrom(this.table).where('user_id', '=', userId)
+    if (where) base = base.where(where)
     if (search) base = base.where(containsInsensitive('name', search, this.db.dialect))
     const sortKey = sortBy === 'name' ? textSortKey('name', this.db.dialect) : 'id'
-    return fetchPage(base, (qb) => qb.selectAll(), sortKey, 'id', page) as Promise<
-      Page<Selectable<Named[T]>>
-    >
+    return fetchPage(base, (qb) => qb.selectAll().$castTo<NamedRow<T>>(), sortKey, 'id', page)
   }
 
-  find(userId: number, id: number): Promise<Selectable<Named[T]> | undefined> {
-    return this.rows
+  find(userId: number, id: number): Promise<NamedRow<T> | undefined> {
+    return this.named
+      .selectFrom(this.table)
       .selectAll()
       .where('id', '=', id)
       .where('user_id', '=', userId)
-      .executeTakeFirst() as Promise<Selectable<Named[T]> | undefined>
+      .$castTo<Selectable<Database[T]>>()
+      .executeTakeFirst()
   }
 
-  findByName(userId: number, name: string): Promise<Selectable<Named[T]> | undefined> {
-    return this.rows
+  findByName(userId: number, name: string): Promise<NamedRow<T> | undefined> {
+    return this.named
+      .selectFrom(this.table)
       .selectAll()
       .where('user_id', '=', userId)
       .where('name', '=', name)
-      .executeTakeFirst() as Promise<Selectable<Named[T]> | undefined>
+      .$castTo<Selectable<Database[T]>>()
+      .executeTakeFirst()
   }
 
-  async findMany(userId: number, ids: number[]): Promise<Selectable<Named[T]>[]> {
+  async findMany(userId: number, ids: number[]): Promise<NamedRow<T>[]> {
     if (ids.length === 0) return []
-    return (await this.rows
+    return this.named
+      .selectFrom(this.table)
       .selectAll()
       .where('user_id', '=', userId)
       .where('id', 'in', ids)
       .orderBy('id')
-      .execute()) as Selectable<Named[T]>[]
+      .$castTo<Selectable<Database[T]>>()
+      .execute()
   }
 
-  create(userId: number, fields: Fields, now: number): Promise<Selectable<Named[T]>> {
-    return (this.db.kysely as unknown as Kysely<Named>)
-      .insertInto(this.table as 'spaces')
-      .values({
-        user_id: userId,
-        ...(fields as { name: string; color: number }),
-        created_at: now,
-        updated_at: now,
-      })
+  create(userId: number, fields: F, now: number): Promise<NamedRow<T>> {
+    return this.named
+      .insertInto(this.table)
+      .values({ user_id: userId, ...fields, created_at: now, updated_at: now })
       .returningAll()
-      .executeTakeFirstOrThrow() as Promise<Selectable<Named[T]>>
+      .$castTo<Selectable<Database[T]>>()
+      .executeTakeFirstOrThrow()
   }
 
-  update(id: number, fields: Partial<Fields>, now: number): Promise<Selectable<Named[T]>> {
-    return (this.db.kysely as unknown as Kysely<Named>)
-      .updateTable(this.table as 'spaces')
-      .set({ ...(fields as { name?: string }), updated_at: now })
+  update(id: number, fields: Partial<F>, now: number): Promise<NamedRow<T>> {
+    return this.named
+      .updateTable(this.table)
+      .set({ ...fields, updated_at: now })
       .where('id', '=', id)
       .returningAll()
-      .executeTakeFirstOrThrow() as Promise<Selectable<Named[T]>>
+      .$castTo<Selectable<Database[T]>>()
+      .executeTakeFirstOrThrow()
   }
 
   async delete(id: number): Promise<void> {
-    await (this.db.kysely as unknown as Kysely<Named>)
-      .deleteFrom(this.table as 'spaces')
-      .where('id', '=', id)
-      .execute()
+    await this.named.deleteFrom(this.table).where('id', '=', id).execute()
   }
 }

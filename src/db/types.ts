@@ -1,5 +1,6 @@
 /** Table shapes as the query builder sees them. Timestamps are epoch milliseconds. */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { TargetEntry } from '../links/field-rules.js'
 
 export interface UsersTable {
   id: Generated<number>
@@ -265,9 +266,23 @@ export type ApiKeyRow = Selectable<ApiKeysTable>
 export type DomainRow = Selectable<DomainsTable>
 export type SpaceRow = Selectable<SpacesTable>
 export type PixelRow = Selectable<PixelsTable>
-export type LinkRow = Selectable<LinksTable>
-export type NewLinkRow = Insertable<LinksTable>
-export type LinkRowUpdate = Updateable<LinksTable>
+/** A link's row as stored: its targeting lists are JSON text. */
+export type StoredLinkRow = Selectable<LinksTable>
+/**
+ * A link's targeting lists as the stores hand them over and take them: lists, parsed from
+ * their JSON columns on read and written back as JSON (links/stored-link.ts).
+ */
+export interface LinkTargetLists {
+  country_target: TargetEntry[] | null
+  platform_target: TargetEntry[] | null
+  language_target: TargetEntry[] | null
+  rotation_target: { value: string }[] | null
+}
+export type TargetColumn = keyof LinkTargetLists
+/** A link as the stores read it. */
+export type LinkRow = Omit<StoredLinkRow, TargetColumn> & LinkTargetLists
+export type NewLinkRow = Omit<Insertable<LinksTable>, TargetColumn> & Partial<LinkTargetLists>
+export type LinkRowUpdate = Omit<Updateable<LinksTable>, TargetColumn> & Partial<LinkTargetLists>
 export type WebhookRow = Selectable<WebhooksTable>
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>
 export type NewWebhookDeliveryRow = Insertable<WebhookDeliveriesTable>

@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ClickRecorder } from '../clicks/recorder.js'
 import { isDatabaseUnavailable } from '../db/errors.js'
-import { isReservedAlias } from '../links/rules.js'
+import { isReservedAlias } from '../links/field-rules.js'
 import { errorPage } from '../pages/index.js'
 import { renderVisitPage } from './visit-pages.js'
 import type { RedirectEngine, Visit, VisitInput } from '../redirects/engine.js'

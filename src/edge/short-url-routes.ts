@@ -8,14 +8,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ClickRecorder } from '../clicks/recorder.js'
 import { statsPageRoutes, type StatsPageParts } from './stats-routes.js'
 import type { RedirectEngine } from '../redirects/engine.js'
-import type { LinkDirectory } from '../redirects/link-directory.js'
+import type { RedirectCache } from '../redirects/redirect-cache.js'
 import { page, redirect } from '../redirects/outcome.js'
 import { acceptPasswordForms, sendOutcome, visitInput } from './visit-http.js'
 
 export function redirectRoutes(
   app: FastifyInstance,
   engine: RedirectEngine,
-  directory: LinkDirectory,
+  cache: RedirectCache,
   recorder: ClickRecorder,
   stats: StatsPageParts,
   root: {
@@ -55,7 +55,7 @@ export function redirectRoutes(
   statsPageRoutes(app, engine, stats)
 
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
-    const domain = await directory.domain(request.hostname)
+    const domain = await cache.domain(request.hostname)
     if (domain?.index_page) return sendOutcome(reply, redirect(302, domain.index_page))
     if (root.isDefaultDomain(request)) return root.home(request, reply)
     return sendOutcome(reply, page(404, { page: 'not-found' as const }))

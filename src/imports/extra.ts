@@ -8,7 +8,7 @@
  * gets a random password nobody knows (it stays closed to visitors until its owner sets a new
  * one), and statistics behind a password become private (owner only) instead of public.
  */
-import { keyedList, rotationList, type TargetEntry } from '../links/rules.js'
+import { keyedList, rotationList, type TargetEntry } from '../links/field-rules.js'
 import {
   MAX_TARGET_ENTRIES,
   TARGET_KEYS,

@@ -9,7 +9,7 @@
  * - `renamed`: its alias is taken and the run renames: `alias-2`, `alias-3`…;
  * - `created`: the link is made, with its original alias where it had one.
  */
-import { expiryInstant, isReservedAlias, randomAlias } from '../links/rules.js'
+import { expiryInstant, isReservedAlias, randomAlias } from '../links/field-rules.js'
 import { FieldErrors } from '../shared/errors.js'
 import { FORMATS, isHttpUrl } from '../shared/formats.js'
 import { checkExtra, type ExtraDraft } from './extra.js'

@@ -198,10 +198,10 @@ async function resultOf(plan: Plan, userId: number, now: number): Promise<RowRes
       title: draft.title,
       title_locked: draft.title === null ? 0 : 1,
       target_type: draft.extra.targetType,
-      country_target: targetJson(draft.extra.country),
-      platform_target: targetJson(draft.extra.platform),
-      language_target: targetJson(draft.extra.language),
-      rotation_target: targetJson(draft.extra.rotation),
+      country_target: draft.extra.country,
+      platform_target: draft.extra.platform,
+      language_target: draft.extra.language,
+      rotation_target: draft.extra.rotation,
       disabled: draft.disabled ? 1 : 0,
       privacy: draft.extra.privacy,
       password: await passwordOf(draft),
@@ -223,8 +223,6 @@ async function resultOf(plan: Plan, userId: number, now: number): Promise<RowRes
     link,
   }
 }
-
-const targetJson = (list: object[] | null) => (list === null ? null : JSON.stringify(list))
 
 /**
  * The password in clear is hashed; a source's password that it did not give (phpShort's API

@@ -6,6 +6,7 @@
 import { sql, type ExpressionBuilder } from 'kysely'
 import type { Db } from '../db/connect.js'
 import type { LinkStore } from '../links/store.js'
+import { linkFromStored, newLinkToStored } from '../links/stored-link.js'
 import type { Page } from '../db/paging.js'
 import type {
   Database,
@@ -303,7 +304,7 @@ export class SqlImportStore {
           .insertInto('links')
           .values(
             chunk.map((r) => ({
-              ...r.link!.row,
+              ...newLinkToStored(r.link!.row),
               space_id: r.link!.space ? (spaces.get(r.link!.space) ?? null) : null,
             })),
           )
@@ -311,7 +312,7 @@ export class SqlImportStore {
           .execute()
         chunk.forEach((r, j) => {
           ids.set(r.line, inserted[j]!.id)
-          made.set(r.line, inserted[j]!)
+          made.set(r.line, linkFromStored(inserted[j]!))
         })
       }
       const keys = creating.map((r) => ({

@@ -18,10 +18,6 @@ export interface LinkPresenterDeps {
   pixels: PixelStore
 }
 
-function parseList<T>(json: string | null): T[] | null {
-  return json === null ? null : (JSON.parse(json) as T[])
-}
-
 export function shortUrl(domainUrl: string, alias: string): string {
   return `${domainUrl}/${alias}`
 }
@@ -82,10 +78,10 @@ export function linkRecord(row: LinkRow, { domain, space, pixels }: LinkRelation
     short_url: shortUrl(domain.url, row.alias),
     title: row.title,
     target_type: row.target_type,
-    country_target: parseList(row.country_target),
-    platform_target: parseList(row.platform_target),
-    language_target: parseList(row.language_target),
-    rotation_target: parseList(row.rotation_target),
+    country_target: row.country_target,
+    platform_target: row.platform_target,
+    language_target: row.language_target,
+    rotation_target: row.rotation_target,
     last_rotation: row.last_rotation,
     disabled: row.disabled,
     privacy: row.privacy,

@@ -1,7 +1,7 @@
 /**
  * Links: create, change, list and remove them under the rules of the contract. Field rules
- * that need no storage live in rules.ts; this module adds the ones that do (domains, spaces,
- * pixels, alias uniqueness) and writes the result.
+ * that need no storage live in field-rules.ts; this module adds the ones that do (domains,
+ * spaces, pixels, alias uniqueness) and writes the result.
  */
 import type { Page, PageRequest } from '../db/paging.js'
 import type { DomainRow, LinkRow, LinkRowUpdate, NewLinkRow } from '../db/types.js'
@@ -22,7 +22,7 @@ import {
   NEW_LINK_DEFAULTS,
   randomAlias,
   rotationList,
-} from './rules.js'
+} from './field-rules.js'
 import { linkRecord } from './record.js'
 import type { LinkInput, LinkRecord } from './schema.js'
 import type { LinkFilter, LinkStore } from './store.js'
@@ -405,9 +405,8 @@ export class LinkService {
     for (const list of TARGET_LISTS) {
       const raw = input[list]
       if (raw === undefined || errors.hasOwn(list)) continue
-      const entries =
-        raw === null ? null : list === 'rotation' ? rotationList(raw) : keyedList(list, raw, errors)
-      out[`${list}_target`] = entries === null ? null : JSON.stringify(entries)
+      if (list === 'rotation') out.rotation_target = raw === null ? null : rotationList(raw)
+      else out[`${list}_target`] = raw === null ? null : keyedList(list, raw, errors)
     }
     return out
   }

@@ -1,5 +1,11 @@
 /** Links and their pixel sets. */
-import { sql, type Compilable, type SelectQueryBuilder } from 'kysely'
+import {
+  sql,
+  type Compilable,
+  type Insertable,
+  type SelectQueryBuilder,
+  type Updateable,
+} from 'kysely'
 import type { Db } from '../db/connect.js'
 import { prepared } from '../db/prepared.js'
 import { fetchPage, type Page, type PageRequest } from '../db/paging.js'
@@ -16,10 +22,19 @@ import {
   LINK_COUNT_DELTAS,
   type LinkCountDeltasTable,
 } from '../db/migrations/0015-postgres-link-counts.js'
-import type { Database, DomainRow, LinkRow, LinkRowUpdate, NewLinkRow } from '../db/types.js'
+import type {
+  Database,
+  DomainRow,
+  LinkRow,
+  LinkRowUpdate,
+  LinksTable,
+  NewLinkRow,
+  StoredLinkRow,
+} from '../db/types.js'
 import { NotFoundError } from '../shared/errors.js'
 import type { LinkKey } from '../shared/link-keys.js'
 import { INDEXED_TERM_MIN } from './search-index-sql.js'
+import { changesToStored, linkFromStored, newLinkToStored } from './stored-link.js'
 
 export type LinkStatus = 'active' | 'expired' | 'disabled'
 
@@ -124,11 +139,19 @@ export interface RelationsRead {
   pixelIds: number[]
 }
 
-const relationsRead = new WeakMap<LinkRow, RelationsRead>()
+const relationsRead = new WeakMap<StoredLinkRow | LinkRow, RelationsRead>()
 
 /** The relations read with this row (by `find` and a search's page), if they were. */
 export function relationsReadWith(row: LinkRow): RelationsRead | undefined {
   return relationsRead.get(row)
+}
+
+/** The link of a stored row, with the relations read with the row (if they were). */
+function linkOf(row: StoredLinkRow): LinkRow {
+  const link = linkFromStored(row)
+  const relations = relationsRead.get(row)
+  if (relations !== undefined) relationsRead.set(link, relations)
+  return link
 }
 
 /** Every column of a domain, read beside a link's as `domain__<column>`. */
@@ -145,7 +168,7 @@ const DOMAIN_COLUMNS = everyColumn<DomainRow>()([
 
 type DomainColumnsRead = { [C in keyof DomainRow as `domain__${C}`]: DomainRow[C] }
 /** A link's row as read with its relations, before `splitRead` takes them off. */
-type RowRead = LinkRow & DomainColumnsRead & { pixel_ids_read: string | null }
+type RowRead = StoredLinkRow & DomainColumnsRead & { pixel_ids_read: string | null }
 
 /**
  * The link's columns, its domain's and its pixel ids (comma-separated, in id order), on
@@ -172,7 +195,7 @@ function withRelations(qb: SelectQueryBuilder<Database, 'links', object>): Compi
 }
 
 /** The link's row alone; its relations are kept for `relationsReadWith`. */
-function splitRead(read: RowRead): LinkRow {
+function splitRead(read: RowRead): StoredLinkRow {
   const {
     domain__id,
     domain__user_id,
@@ -361,7 +384,7 @@ export class SqlLinkStore implements LinkStore {
     // Every link of the user: their number is kept, exact for the dashboard too.
     const total = narrowed ? undefined : await this.keptLinkCount(userId)
     // A search selects few links: its page and total come from one pass (see PageOptions).
-    return fetchPage(base, (qb) => qb.selectAll(), this.sortKey(filter), 'id', page, {
+    const found = await fetchPage(base, (qb) => qb.selectAll(), this.sortKey(filter), 'id', page, {
       ...(countCap === undefined ? {} : { countCap }),
       ...(total === undefined ? {} : { total }),
       ...(filter.search
@@ -376,6 +399,7 @@ export class SqlLinkStore implements LinkStore {
           }
         : {}),
     })
+    return { ...found, rows: found.rows.map(linkOf) }
   }
 
   async first(
@@ -386,12 +410,14 @@ export class SqlLinkStore implements LinkStore {
     sort: 'asc' | 'desc',
   ): Promise<LinkRow[]> {
     const key = this.sortKey(filter)
-    return (await this.filtered(userId, filter, now)).query
+    const { query } = await this.filtered(userId, filter, now)
+    const rows = await query
       .selectAll()
       .orderBy(typeof key === 'string' ? sql.ref(key) : key, sort)
       .orderBy('id', sort)
       .limit(limit)
       .execute()
+    return rows.map(linkFromStored)
   }
 
   private sortKey(filter: LinkFilter) {
@@ -407,12 +433,14 @@ export class SqlLinkStore implements LinkStore {
     afterId: number,
     limit: number,
   ): Promise<LinkRow[]> {
-    return (await this.filtered(userId, filter, now)).query
+    const { query } = await this.filtered(userId, filter, now)
+    const rows = await query
       .selectAll()
       .where('id', '>', afterId)
       .orderBy('id')
       .limit(limit)
       .execute()
+    return rows.map(linkFromStored)
   }
 
   /** The user's links the filter selects; `narrowed` when it leaves any out. */
@@ -490,22 +518,31 @@ export class SqlLinkStore implements LinkStore {
   }
 
   async find(userId: number, id: number): Promise<LinkRow | undefined> {
-    if (this.db.dialect === 'sqlite') return (await this.findOwned(userId, id))[0]
+    if (this.db.dialect === 'sqlite') {
+      const [row] = await this.findOwned(userId, id)
+      return row === undefined ? undefined : linkFromStored(row)
+    }
     const [read] = await this.findOwnedWithRelations(userId, id)
-    return read === undefined ? undefined : splitRead(read)
+    return read === undefined ? undefined : linkOf(splitRead(read))
   }
 
-  findById(id: number): Promise<LinkRow | undefined> {
-    return this.db.kysely.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirst()
+  async findById(id: number): Promise<LinkRow | undefined> {
+    const row = await this.db.kysely
+      .selectFrom('links')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst()
+    return row === undefined ? undefined : linkFromStored(row)
   }
 
-  findByAlias(domainId: number, alias: string): Promise<LinkRow | undefined> {
-    return this.db.kysely
+  async findByAlias(domainId: number, alias: string): Promise<LinkRow | undefined> {
+    const row = await this.db.kysely
       .selectFrom('links')
       .selectAll()
       .where('domain_id', '=', domainId)
       .where('alias', '=', alias)
       .executeTakeFirst()
+    return row === undefined ? undefined : linkFromStored(row)
   }
 
   async aliasTaken(domainId: number, alias: string): Promise<boolean> {
@@ -525,7 +562,7 @@ export class SqlLinkStore implements LinkStore {
         .values(
           Object.fromEntries(
             NEW_LINK_COLUMNS.map((column, i) => [column, values[i]]),
-          ) as NewLinkRow,
+          ) as Insertable<LinksTable>,
         )
         // Its columns by name, not `*`: PostgreSQL then names it in the transaction too
         // (db/statement-names.ts).
@@ -533,11 +570,12 @@ export class SqlLinkStore implements LinkStore {
   )
 
   create(row: NewLinkRow, pixelIds: number[]): Promise<LinkRow> {
+    const stored = newLinkToStored(row)
     return this.db.transaction(async () => {
       const trx = this.db.kysely
       const [link] = await this.insertLink(
         // The columns with a default in the table are required in a new row: the others are null.
-        ...NEW_LINK_COLUMNS.map((column) => row[column] ?? null),
+        ...NEW_LINK_COLUMNS.map((column) => stored[column] ?? null),
       )
       if (!link) throw new Error('the new link was not returned')
       if (pixelIds.length > 0) {
@@ -546,12 +584,12 @@ export class SqlLinkStore implements LinkStore {
           .values(pixelIds.map((pixel_id) => ({ link_id: link.id, pixel_id })))
           .execute()
       }
-      return link
+      return linkFromStored(link)
     })
   }
 
   /** The updates of a link, prepared once per set of columns they change (see updateOf). */
-  private readonly updates = new Map<string, (...values: unknown[]) => Promise<LinkRow[]>>()
+  private readonly updates = new Map<string, (...values: unknown[]) => Promise<StoredLinkRow[]>>()
 
   /**
    * The update of the given columns of one link (in name order), built and compiled once per set
@@ -560,14 +598,18 @@ export class SqlLinkStore implements LinkStore {
    * through the query builder (on PostgreSQL a prepared query is a statement named on every
    * connection for the life of the process, so the sets must stay few).
    */
-  private updateOf(columns: string[]): (...values: unknown[]) => Promise<LinkRow[]> {
+  private updateOf(columns: string[]): (...values: unknown[]) => Promise<StoredLinkRow[]> {
     const shape = columns.join(',')
     const kept = this.updates.get(shape)
     if (kept !== undefined) return kept
     const build = (...values: unknown[]) =>
       this.db.kysely
         .updateTable('links')
-        .set(Object.fromEntries(columns.map((column, i) => [column, values[i]])) as LinkRowUpdate)
+        .set(
+          Object.fromEntries(
+            columns.map((column, i) => [column, values[i]]),
+          ) as Updateable<LinksTable>,
+        )
         .where('id', '=', values[columns.length] as number)
         // Its columns by name, as the insert's.
         .returning(['id', ...NEW_LINK_COLUMNS])
@@ -578,13 +620,14 @@ export class SqlLinkStore implements LinkStore {
   }
 
   update(id: number, changes: LinkRowUpdate, pixelIds: number[] | undefined): Promise<LinkRow> {
+    const stored = changesToStored(changes)
     return this.db.transaction(async () => {
       const trx = this.db.kysely
       // A column given as undefined is not changed (as the query builder's `set` leaves it).
-      const columns = Object.keys(changes)
-        .filter((column) => changes[column as keyof LinkRowUpdate] !== undefined)
+      const columns = Object.keys(stored)
+        .filter((column) => stored[column as keyof typeof stored] !== undefined)
         .sort()
-      const values = columns.map((column) => changes[column as keyof LinkRowUpdate])
+      const values = columns.map((column) => stored[column as keyof typeof stored])
       const [link] = await this.updateOf(columns)(...values, id)
       // Deleted since the service read it: gone, as a read after the delete would say.
       if (!link) throw new NotFoundError()
@@ -597,7 +640,7 @@ export class SqlLinkStore implements LinkStore {
             .execute()
         }
       }
-      return link
+      return linkFromStored(link)
     })
   }
 
@@ -654,7 +697,10 @@ export class SqlLinkStore implements LinkStore {
         ),
       )
     }
-    return query.orderBy('id').execute()
+    return query
+      .orderBy('id')
+      .execute()
+      .then((rows) => rows.map(linkFromStored))
   }
 
   async setFetchedTitle(id: number, url: string, title: string): Promise<void> {

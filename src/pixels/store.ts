@@ -1,5 +1,5 @@
 /** Pixels: a user's tracking identifiers. */
-import { sql } from 'kysely'
+import { sql, type SqlBool } from 'kysely'
 import type { Db } from '../db/connect.js'
 import { NamedRowStore } from '../db/named-rows.js'
 import type { Page, PageRequest } from '../db/paging.js'
@@ -35,8 +35,7 @@ export class SqlPixelStore extends NamedRowStore<'pixels', PixelFields> implemen
 
   list(userId: number, filter: PixelFilter, page: PageRequest): Promise<Page<PixelRow>> {
     const type = filter.type
-    return this.page(userId, filter.search, filter.sortBy, page, (qb) =>
-      type ? qb.where(sql.ref('type'), '=', type) : qb,
-    )
+    const where = type ? sql<SqlBool>`${sql.ref('type')} = ${type}` : undefined
+    return this.page(userId, filter.search, filter.sortBy, page, where)
   }
 }

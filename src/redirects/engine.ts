@@ -8,13 +8,13 @@
 import type { ClickEvent } from '../clicks/event.js'
 import type { DomainRow } from '../db/types.js'
 import type { AttemptLimiter } from '../limits/attempt-limiter.js'
-import { isReservedAlias } from '../links/rules.js'
+import { isReservedAlias } from '../links/field-rules.js'
 import type { PasswordGate } from '../passwords/gate.js'
 import type { PixelType } from '../pixels/types.js'
-import { then, type Maybe } from '../shared/maybe.js'
+import { whenReady, type MaybePromise } from '../shared/maybe-promise.js'
 import { isoMicro } from '../shared/time.js'
 import { visitorContext, type VisitorContext } from '../visitors/context.js'
-import type { LinkDirectory } from './link-directory.js'
+import type { RedirectCache } from './redirect-cache.js'
 import {
   page,
   redirect,
@@ -60,7 +60,7 @@ export interface EngineOptions {
 }
 
 export interface EngineParts {
-  directory: LinkDirectory
+  cache: RedirectCache
   store: RedirectStore
   rotation: RotationCounter
   /** Lookups of unknown aliases, per visitor address. */
@@ -80,7 +80,7 @@ const EXPIRED: Outcome = page(410, { page: 'expired' })
 
 export class RedirectEngine {
   private readonly now: () => number
-  private readonly directory: LinkDirectory
+  private readonly cache: RedirectCache
   private readonly store: RedirectStore
   private readonly rotation: RotationCounter
   private readonly unknownAliases: AttemptLimiter
@@ -90,7 +90,7 @@ export class RedirectEngine {
     parts: EngineParts,
     private readonly options: EngineOptions,
   ) {
-    this.directory = parts.directory
+    this.cache = parts.cache
     this.store = parts.store
     this.rotation = parts.rotation
     this.unknownAliases = parts.unknownAliases
@@ -99,15 +99,15 @@ export class RedirectEngine {
   }
 
   /** A visit, answered synchronously when the domain and link are cached. */
-  visit(input: VisitInput): Maybe<Visit> {
+  visit(input: VisitInput): MaybePromise<Visit> {
     const preview = input.alias.endsWith('+')
     const alias = preview ? input.alias.slice(0, -1) : input.alias
-    return then(this.find(input, alias), (found) =>
+    return whenReady(this.find(input, alias), (found) =>
       'link' in found ? this.visitLink(found.link, input, preview) : none(found.outcome),
     )
   }
 
-  private visitLink(link: RedirectLink, input: VisitInput, preview: boolean): Maybe<Visit> {
+  private visitLink(link: RedirectLink, input: VisitInput, preview: boolean): MaybePromise<Visit> {
     const now = this.now()
     if (link.disabled) return none(DISABLED)
     if (!preview && this.isExpired(link, now)) return none(this.expired(link))
@@ -128,7 +128,7 @@ export class RedirectEngine {
     })
     if (input.method === 'HEAD' || visitor.bot) return none(this.redirectTo(link.url, input.query))
     if (link.expirationClicks === null) return this.counted(link, input, visitor, false)
-    return then(this.store.takeLimitedClick(link.id), (taken) => {
+    return whenReady(this.store.takeLimitedClick(link.id), (taken) => {
       if (taken !== 'taken' && !link.exhausted) {
         link.exhausted = true
         this.options.onExhausted?.(link)
@@ -144,13 +144,13 @@ export class RedirectEngine {
     input: VisitInput,
     visitor: VisitorContext,
     counted: boolean,
-  ): Maybe<Visit> {
+  ): MaybePromise<Visit> {
     const { targeting } = link
     const counter =
       targeting.kind === 'rotation'
         ? this.rotation.next(link.id, targeting.cycle.length, link.lastRotation)
         : 0
-    return then(counter, (position) => {
+    return whenReady(counter, (position) => {
       const destination = decide(targeting, visitor, position)
       const click: ClickEvent = {
         linkId: link.id,
@@ -190,12 +190,13 @@ export class RedirectEngine {
   }
 
   /** The link of a visit, or what to answer when there is none. */
-  find(input: VisitInput, alias: string): Maybe<Found> {
-    return then(this.directory.domain(input.hostname), (domain): Maybe<Found> => {
+  find(input: VisitInput, alias: string): MaybePromise<Found> {
+    return whenReady(this.cache.domain(input.hostname), (domain): MaybePromise<Found> => {
       if (domain === null) return { outcome: NOT_FOUND }
       const known = ALIAS.test(alias) && !isReservedAlias(alias)
-      return then(known ? this.directory.link(domain, alias) : null, (link): Maybe<Found> =>
-        link !== null ? { link } : this.unknown(domain, input.ip),
+      return whenReady(
+        known ? this.cache.link(domain, alias) : null,
+        (link): MaybePromise<Found> => (link !== null ? { link } : this.unknown(domain, input.ip)),
       )
     })
   }

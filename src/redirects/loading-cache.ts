@@ -4,6 +4,8 @@
  * entries beyond a size. A hit is a plain Map read: no promise, no allocation. When reloading an
  * expired entry fails (the database is away), the expired value goes on being served.
  */
+import type { MaybePromise } from '../shared/maybe-promise.js'
+
 export interface LoadingCacheOptions {
   maxEntries: number
   ttlMs: number
@@ -30,7 +32,7 @@ export class LoadingCache<V> {
   }
 
   /** The cached value (synchronously, on a hit) or a promise of the loaded one. */
-  get(key: string): V | Promise<V> {
+  get(key: string): MaybePromise<V> {
     const entry = this.entries.get(key)
     if (entry !== undefined && entry.expiresAt > this.now()) return entry.value
     const pending = this.loading.get(key)

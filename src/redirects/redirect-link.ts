@@ -3,12 +3,12 @@
  * `href` form (safe for a Location header), targeting compiled to rules, pixels attached.
  */
 import type { DomainRow } from '../db/types.js'
-import type { TargetEntry } from '../links/rules.js'
+import type { TargetEntry } from '../links/field-rules.js'
 import type { TargetType } from '../links/targeting-keys.js'
 import { sha256 } from '../shared/secrets.js'
 import type { RedirectLinkRow } from './store.js'
 import { compileTargeting } from './targeting/compile.js'
-import type { CompiledTargeting } from './targeting/rules.js'
+import type { CompiledTargeting } from './targeting/compiled-targeting.js'
 
 export interface RedirectLink {
   readonly id: number
@@ -51,9 +51,9 @@ export function href(url: string): string {
   }
 }
 
-function list<T extends { value: string }>(json: string | null): T[] | null {
-  if (json === null) return null
-  return (JSON.parse(json) as T[]).map((entry) => ({ ...entry, value: href(entry.value) }))
+/** The list with every destination in `href` form. */
+function hrefs<T extends { value: string }>(list: readonly T[] | null): T[] | null {
+  return list === null ? null : list.map((entry) => ({ ...entry, value: href(entry.value) }))
 }
 
 const tag = (hash: string | null) => (hash === null ? '' : sha256(hash).slice(0, 16))
@@ -61,10 +61,10 @@ const tag = (hash: string | null) => (hash === null ? '' : sha256(hash).slice(0,
 export function toRedirectLink(row: RedirectLinkRow, domain: DomainRow): RedirectLink {
   const { link } = row
   const targetLists = {
-    country: list<TargetEntry>(link.country_target),
-    platform: list<TargetEntry>(link.platform_target),
-    language: list<TargetEntry>(link.language_target),
-    rotation: list<{ value: string }>(link.rotation_target),
+    country: hrefs(link.country_target),
+    platform: hrefs(link.platform_target),
+    language: hrefs(link.language_target),
+    rotation: hrefs(link.rotation_target),
   }
   const url = href(link.url)
   const targetType = link.target_type as TargetType

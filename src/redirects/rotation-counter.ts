@@ -3,11 +3,11 @@
  * memory, seeded from the stored `last_rotation` and written back with the clicks. Several
  * processes share one counter instead (src/cluster/rotation.ts).
  */
-import type { Maybe } from '../shared/maybe.js'
+import type { MaybePromise } from '../shared/maybe-promise.js'
 
 export interface RotationCounter {
   /** The position for this click, from 0 to `cycleLength - 1`. */
-  next(linkId: number, cycleLength: number, lastRotation: number | null): Maybe<number>
+  next(linkId: number, cycleLength: number, lastRotation: number | null): MaybePromise<number>
   /** Positions changed since the last call, to persist as `last_rotation`. */
   drainChanged(): Map<number, number>
 }

@@ -5,6 +5,8 @@
 import type { Db } from '../db/connect.js'
 import { writeNowIfFree } from '../db/write-lock.js'
 import type { DomainRow, LinkRow } from '../db/types.js'
+import { linkFromStored } from '../links/stored-link.js'
+import type { MaybePromise } from '../shared/maybe-promise.js'
 
 export interface RedirectLinkRow {
   link: LinkRow
@@ -19,7 +21,7 @@ export interface RedirectStore {
    * took the last one; `refused` when none was left. This is the only write a redirect waits
    * for; everything else is batched after the response.
    */
-  takeLimitedClick(linkId: number): LimitedClick | Promise<LimitedClick>
+  takeLimitedClick(linkId: number): MaybePromise<LimitedClick>
 }
 
 export type LimitedClick = 'taken' | 'last' | 'refused'
@@ -54,13 +56,14 @@ export class SqlRedirectStore implements RedirectStore {
   }
 
   async findLink(domainId: number, alias: string): Promise<RedirectLinkRow | undefined> {
-    const link = await this.db.kysely
+    const row = await this.db.kysely
       .selectFrom('links')
       .selectAll()
       .where('domain_id', '=', domainId)
       .where('alias', '=', alias)
       .executeTakeFirst()
-    if (!link) return undefined
+    if (!row) return undefined
+    const link = linkFromStored(row)
     const pixels = await this.db.kysely
       .selectFrom('link_pixels')
       .innerJoin('pixels', 'pixels.id', 'link_pixels.pixel_id')
@@ -71,7 +74,7 @@ export class SqlRedirectStore implements RedirectStore {
     return { link, pixels }
   }
 
-  takeLimitedClick(linkId: number): LimitedClick | Promise<LimitedClick> {
+  takeLimitedClick(linkId: number): MaybePromise<LimitedClick> {
     // Synchronous on SQLite while the connection is idle and the write lock free.
     const takeSync = this.takeSync
     const taken = takeSync === null ? undefined : writeNowIfFree(this.db, () => takeSync(linkId))

@@ -632,6 +632,61 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       expect(await links.find(alice, b.id)).toBeUndefined()
     })
 
+    it('keeps targeting lists as JSON in the table and hands them over as lists on every read', async () => {
+      const country = [{ key: 'DE', value: 'https://example.com/de' }]
+      const rotation = [{ value: 'https://example.com/r1' }, { value: 'https://example.com/r2' }]
+      const created = await links.create(
+        link('lists', { country_target: country, rotation_target: rotation }),
+        [],
+      )
+      const stored = () =>
+        db.kysely
+          .selectFrom('links')
+          .select(['country_target', 'platform_target', 'rotation_target'])
+          .where('id', '=', created.id)
+          .executeTakeFirstOrThrow()
+      expect(await stored()).toEqual({
+        country_target: '[{"key":"DE","value":"https://example.com/de"}]',
+        platform_target: null,
+        rotation_target: '[{"value":"https://example.com/r1"},{"value":"https://example.com/r2"}]',
+      })
+      const lists = (row: { country_target: unknown; rotation_target: unknown } | undefined) => [
+        row?.country_target,
+        row?.rotation_target,
+      ]
+      const filter = { searchBy: 'alias', sortBy: 'id' } as const
+      const reads = [
+        created,
+        await links.find(alice, created.id),
+        await links.findById(created.id),
+        await links.findByAlias(domainId, 'lists'),
+        (await links.list(alice, filter, page, T)).rows[0],
+        (await links.list(alice, { ...filter, search: 'lists' }, page, T)).rows[0],
+        (await links.first(alice, filter, T, 1, 'asc'))[0],
+        (await links.listAfter(alice, filter, T, 0, 1))[0],
+        (await links.rowsOf({ domainId }))[0],
+        (await new SqlRedirectStore(db).findLink(domainId, 'lists'))?.link,
+      ]
+      for (const read of reads) expect(lists(read)).toEqual([country, rotation])
+      // An update writes the lists it is given, clears one given as null, and leaves the rest.
+      const platform = [{ key: 'iOS', value: 'https://example.com/ios' }]
+      const updated = await links.update(
+        created.id,
+        { platform_target: platform, rotation_target: null, updated_at: T + 1 },
+        undefined,
+      )
+      expect([updated.country_target, updated.platform_target, updated.rotation_target]).toEqual([
+        country,
+        platform,
+        null,
+      ])
+      expect(await stored()).toEqual({
+        country_target: '[{"key":"DE","value":"https://example.com/de"}]',
+        platform_target: '[{"key":"iOS","value":"https://example.com/ios"}]',
+        rotation_target: null,
+      })
+    })
+
     it('refuses a second link with the same alias on a domain, case-sensitively', async () => {
       await links.create(link('Promo'), [])
       await links.create(link('promo'), [])

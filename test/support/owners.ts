@@ -1,8 +1,8 @@
 /** A user with a domain of their own, written by the stores, for tests that write links rows. */
 import type { Db } from '../../src/db/connect.js'
-import type { NewLinkRow } from '../../src/db/types.js'
+import type { NewLinkRow, TargetColumn } from '../../src/db/types.js'
 import { SqlDomainStore } from '../../src/domains/store.js'
-import { NEW_LINK_DEFAULTS } from '../../src/links/rules.js'
+import { NEW_LINK_DEFAULTS } from '../../src/links/field-rules.js'
 import { SqlUserStore } from '../../src/users/store.js'
 
 /** The time every row of these owners carries. */
@@ -21,17 +21,20 @@ export async function owner(db: Db, email: string) {
     },
     OWNED_AT,
   )
-  const link = (alias: string): NewLinkRow => newLinkRow(user.id, domain.id, alias)
+  const link = (alias: string) => newLinkRow(user.id, domain.id, alias)
   return { id: user.id, link }
 }
 
-/** A new link row with every default of a create (NEW_LINK_DEFAULTS). */
+/**
+ * A new link row with every default of a create (NEW_LINK_DEFAULTS) and no targeting lists: the
+ * stores take it, and so does an insert into the table.
+ */
 export function newLinkRow(
   userId: number,
   domainId: number,
   alias: string,
   at = OWNED_AT,
-): NewLinkRow {
+): Omit<NewLinkRow, TargetColumn> {
   return {
     user_id: userId,
     domain_id: domainId,

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { normalise } from '../../src/http/body.js'
 import { collectIssues, type SchemaIssue } from '../../src/http/validation.js'
-import { expiryInstant, isReservedAlias, keyedList, rotationList } from '../../src/links/rules.js'
+import {
+  expiryInstant,
+  isReservedAlias,
+  keyedList,
+  rotationList,
+} from '../../src/links/field-rules.js'
 import { FieldErrors } from '../../src/shared/errors.js'
 import { FORMATS, isHttpUrl, parseDomainName } from '../../src/shared/formats.js'
 import { isoMicro, zonedToUtc } from '../../src/shared/time.js'

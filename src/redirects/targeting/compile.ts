@@ -1,12 +1,17 @@
 /**
- * Compiles a link's stored targeting into rules (see `rules.ts`): only the list the target type
- * selects, keys normalised (country upper case, language lower case, platform to its canonical
- * name), entries without a usable key or destination dropped (even a malformed stored entry never
- * throws). Pure; cache the result per link.
+ * Compiles a link's stored targeting into rules (see `compiled-targeting.ts`): only the list the
+ * target type selects, keys normalised (country upper case, language lower case, platform to its
+ * canonical name), entries without a usable key or destination dropped (even a malformed stored
+ * entry never throws). Pure; cache the result per link.
  */
-import type { TargetEntry } from '../../links/rules.js'
+import type { TargetEntry } from '../../links/field-rules.js'
 import { PLATFORMS, TARGET_TYPES, type Platform } from '../../links/targeting-keys.js'
-import { ruleKey, type CompiledTargeting, type RuleKind, type TargetRule } from './rules.js'
+import {
+  ruleKey,
+  type CompiledTargeting,
+  type RuleKind,
+  type TargetRule,
+} from './compiled-targeting.js'
 import type { TargetingSpec } from './spec.js'
 
 const PLATFORM_BY_NAME = new Map<string, Platform>(PLATFORMS.map((p) => [p.toLowerCase(), p]))

@@ -11,7 +11,7 @@
  */
 import type { Platform } from '../../links/targeting-keys.js'
 import { rotationDestination } from './rotation.js'
-import type { CompiledTargeting, RuleKind, TargetRule } from './rules.js'
+import type { CompiledTargeting, RuleKind, TargetRule } from './compiled-targeting.js'
 
 /** What targeting reads of the visitor (a `VisitorContext` is one). */
 export interface TargetingVisitor {

@@ -3,7 +3,7 @@
  * and the four lists, each `null` or already validated. Lists other than the active one are kept
  * but ignored.
  */
-import type { TargetEntry } from '../../links/rules.js'
+import type { TargetEntry } from '../../links/field-rules.js'
 import type { TargetType } from '../../links/targeting-keys.js'
 
 export interface TargetingSpec {

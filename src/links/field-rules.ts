@@ -1,6 +1,7 @@
 /**
- * The link rules that need no storage: targeting lists (half entries, duplicates, empty
- * entries dropped), the expiry instant, and reserved aliases. Each reports into FieldErrors.
+ * The field rules of a link that need no storage: targeting lists (half entries, duplicates,
+ * empty entries dropped), the expiry instant, and reserved aliases. Each reports into
+ * FieldErrors.
  */
 import type { FieldErrors } from '../shared/errors.js'
 import { randomString } from '../shared/secrets.js'

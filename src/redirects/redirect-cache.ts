@@ -6,21 +6,22 @@
  */
 import type { DomainRow } from '../db/types.js'
 import type { Change, Changes } from '../shared/changes.js'
+import type { MaybePromise } from '../shared/maybe-promise.js'
 import { LoadingCache } from './loading-cache.js'
 import { toRedirectLink, type RedirectLink } from './redirect-link.js'
 import type { RedirectStore } from './store.js'
 
-export interface DirectoryOptions {
+export interface RedirectCacheOptions {
   ttlMs: number
   maxLinks: number
 }
 
-export class LinkDirectory {
+export class RedirectCache {
   private readonly domains: LoadingCache<DomainRow | null>
   private readonly links: LoadingCache<RedirectLink | null>
   private readonly domainsById = new Map<number, DomainRow>()
 
-  constructor(store: RedirectStore, changes: Changes, options: DirectoryOptions) {
+  constructor(store: RedirectStore, changes: Changes, options: RedirectCacheOptions) {
     this.domains = new LoadingCache(
       async (name) => {
         const domain = (await store.findDomain(name)) ?? null
@@ -42,13 +43,13 @@ export class LinkDirectory {
   }
 
   /** The domain a request's host names (lower-cased, without a trailing dot), or null. */
-  domain(hostname: string): DomainRow | null | Promise<DomainRow | null> {
+  domain(hostname: string): MaybePromise<DomainRow | null> {
     const name = hostname.toLowerCase().replace(/\.$/, '')
     if (name === '' || name.length > 253) return null
     return this.domains.get(name)
   }
 
-  link(domain: DomainRow, alias: string): RedirectLink | null | Promise<RedirectLink | null> {
+  link(domain: DomainRow, alias: string): MaybePromise<RedirectLink | null> {
     return this.links.get(`${domain.id}:${alias}`)
   }
 

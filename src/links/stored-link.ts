@@ -1,0 +1,65 @@
+/**
+ * A link's targeting lists are stored as JSON text. The stores parse them on every read and
+ * write them back as JSON on every write, here: the services, the records and the redirect see
+ * typed lists, parsed once.
+ */
+import type { Insertable, Updateable } from 'kysely'
+import type {
+  LinkRow,
+  LinkRowUpdate,
+  LinksTable,
+  LinkTargetLists,
+  NewLinkRow,
+  StoredLinkRow,
+  TargetColumn,
+} from '../db/types.js'
+
+const TARGET_COLUMNS = [
+  'country_target',
+  'platform_target',
+  'language_target',
+  'rotation_target',
+] as const satisfies readonly TargetColumn[]
+
+function parsed<T>(json: string | null): T[] | null {
+  return json === null ? null : (JSON.parse(json) as T[])
+}
+
+/** A link as read from its stored row. */
+export function linkFromStored(row: StoredLinkRow): LinkRow {
+  return {
+    ...row,
+    country_target: parsed(row.country_target),
+    platform_target: parsed(row.platform_target),
+    language_target: parsed(row.language_target),
+    rotation_target: parsed(row.rotation_target),
+  }
+}
+
+/** The given lists as JSON text (`null` stays `null`); lists not given are left out. */
+function storedLists(lists: Partial<LinkTargetLists>): { [C in TargetColumn]?: string | null } {
+  const out: { [C in TargetColumn]?: string | null } = {}
+  for (const column of TARGET_COLUMNS) {
+    const list = lists[column]
+    if (list !== undefined) out[column] = list === null ? null : JSON.stringify(list)
+  }
+  return out
+}
+
+/** A new link's row as stored. */
+export function newLinkToStored(row: NewLinkRow): Insertable<LinksTable> {
+  const { country_target, platform_target, language_target, rotation_target, ...rest } = row
+  return {
+    ...rest,
+    ...storedLists({ country_target, platform_target, language_target, rotation_target }),
+  }
+}
+
+/** A change of a link's columns as stored. */
+export function changesToStored(changes: LinkRowUpdate): Updateable<LinksTable> {
+  const { country_target, platform_target, language_target, rotation_target, ...rest } = changes
+  return {
+    ...rest,
+    ...storedLists({ country_target, platform_target, language_target, rotation_target }),
+  }
+}
