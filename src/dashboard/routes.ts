@@ -295,7 +295,13 @@ export function createDashboard(options: DashboardOptions) {
           accountRoutes(dashboard, context)
           adminRoutes(dashboard, context)
 
-          await dashboard.register(importPages, { config, services, signedInOf, viewerOf })
+          await dashboard.register(importPages, {
+            config,
+            services,
+            signedInOf,
+            viewerOf,
+            resume: signedIn,
+          })
         },
         { prefix: '/dashboard' },
       )
