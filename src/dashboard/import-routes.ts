@@ -18,7 +18,7 @@ import { sendError } from '../http/error-handler.js'
 import { schemaErrors } from '../http/validation.js'
 import { allowListPolicy, jsonFetch } from '../imports/fetch.js'
 import { ImportCreateBody, ImportRowsQuery } from '../imports/schema.js'
-import { startImport } from '../imports/start.js'
+import { refuseWhenBusy, startImport } from '../imports/start.js'
 import { registerUploadParser, takeUpload, UPLOAD_LIMIT } from '../imports/upload.js'
 import { sendLinksExport } from '../links/export.js'
 import { LINK_LIST_ALIASES } from '../links/list-query.js'
@@ -82,11 +82,17 @@ export async function importPages(app: FastifyInstance, options: ImportPagesOpti
       if (!who || !sameToken(fields._csrf, who.session.csrfSecret)) throw new CsrfRefused()
     },
   })
-  app.setErrorHandler((error, request, reply) =>
-    error instanceof CsrfRefused
-      ? send(reply, 403, csrfFailedPage())
-      : sendError(error, request, reply),
-  )
+  app.setErrorHandler(async (error, request, reply) => {
+    if (error instanceof CsrfRefused) return send(reply, 403, csrfFailedPage())
+    const who = early.get(request)
+    // Too many imports in flight: the form again, saying so.
+    if (error instanceof AppError && error.status === 429 && who) {
+      const imports = await services.imports.latest(who.user.id)
+      const errors = { source: [error.message] }
+      return send(reply, 429, importsPage(options.viewerOf(who), { imports, errors }))
+    }
+    return sendError(error, request, reply)
+  })
   const fetch = jsonFetch({ policy: allowListPolicy(config.importAllowedHosts) })
   let defaultDomainId: number | null = null
   const defaultDomain = async () =>
@@ -104,6 +110,10 @@ export async function importPages(app: FastifyInstance, options: ImportPagesOpti
         const who = await options.resume(request)
         if (!who) return seeOther(reply, '/login')
         early.set(request, who)
+      },
+      preParsing: async (request) => {
+        const who = early.get(request)
+        if (who) await refuseWhenBusy(services.imports, who.user.id)
       },
       attachValidation: true,
       bodyLimit: UPLOAD_LIMIT + 1024 * 1024,

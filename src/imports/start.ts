@@ -5,6 +5,13 @@
  */
 import { createReadStream } from 'node:fs'
 import type { ImportRunRow } from '../db/types.js'
+import {
+  KEPT_INVALID_ROWS,
+  MAX_IMPORTS_IN_FLIGHT,
+  MAX_ROWS_PER_IMPORT,
+  TOO_MANY_IMPORTS,
+  TOO_MANY_ROWS,
+} from './caps.js'
 import { AppError, type FieldErrors } from '../shared/errors.js'
 import { isHttpUrl } from '../shared/formats.js'
 import type { JsonFetch } from './sources/apis.js'
@@ -24,9 +31,18 @@ export interface StartDeps {
 }
 
 /**
+ * Refuses (429) before the body is read when the user already has the most imports in flight;
+ * `startImport` checks again once the record is made.
+ */
+export async function refuseWhenBusy(imports: ImportService, userId: number): Promise<void> {
+  if (await imports.busy(userId, MAX_IMPORTS_IN_FLIGHT)) throw new AppError(429, TOO_MANY_IMPORTS)
+}
+
+/**
  * Starts the import and returns its record (`queued`). Throws the 422 of `errors` with every
- * problem found. On success the uploaded file belongs to the run (removed when it ends); on a
- * throw it is still the caller's.
+ * problem found, or a 429 past the imports in flight a user may have (see caps.ts). On success
+ * the uploaded file belongs to the run (removed when it ends); on a throw it is still the
+ * caller's.
  */
 export async function startImport(
   deps: StartDeps,
@@ -67,15 +83,22 @@ export async function startImport(
   } else {
     throw new AppError(422, 'The selected source is invalid.')
   }
-  const record = await imports.begin(userId, {
-    source: source!,
-    origin,
-    scope,
-    dryRun: body.dry_run === 1,
-    onConflict: body.on_conflict ?? 'skip',
-  })
+  const record = await imports.beginCapped(
+    userId,
+    {
+      source: source!,
+      origin,
+      scope,
+      dryRun: body.dry_run === 1,
+      onConflict: body.on_conflict ?? 'skip',
+    },
+    MAX_IMPORTS_IN_FLIGHT,
+  )
   const run = imports
-    .run(record, scope, rows, domainId)
+    .run(record, scope, rows, domainId, {
+      maxRows: { rows: MAX_ROWS_PER_IMPORT, message: TOO_MANY_ROWS },
+      keptInvalid: KEPT_INVALID_ROWS,
+    })
     .catch(() => imports.fail(record, 'Server Error.'))
     .finally(() => upload?.remove())
   deps.started?.(run)
