@@ -144,6 +144,22 @@ describe('uploads over a socket', () => {
     expect(entries()).toEqual([])
   })
 
+  it('an API upload without a valid key is a 401 before its body is read', async () => {
+    const { socket, closed } = await open()
+    const answer = answerHead(socket)
+    socket.write(
+      requestHead('/api/v1/imports', { Authorization: 'Bearer not-a-key' }) +
+        partsBefore({ source: 'csv' }),
+    )
+    socket.write(CHUNK)
+    const head = (await answer).split('\r\n')
+    expect(head[0]).toBe('HTTP/1.1 401 Unauthorized')
+    expect(head).toEqual(expect.arrayContaining(['www-authenticate: Bearer', 'connection: close']))
+    await closed
+    expect(entries()).toEqual([])
+    socket.destroy()
+  })
+
   it('a dashboard upload without a session is sent to sign in before its body is read', async () => {
     const { socket, closed } = await open()
     const answer = answerHead(socket)
