@@ -4,6 +4,9 @@
  * place, a run stops at its row cap, and its report keeps a bounded number of invalid rows while
  * its counts stay exact.
  */
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { KEPT_INVALID_ROWS, MAX_ROWS_PER_IMPORT, TOO_MANY_ROWS } from '../../src/imports/caps.js'
 import type { SourceRow } from '../../src/imports/row.js'
@@ -60,6 +63,27 @@ describe('JSON sources', () => {
       // Read through before any row came out, the reader would show 0 rows at every pull.
       expect(source.rowsAtPull).toHaveLength(20)
       expect(source.rowsAtPull.at(-1)).toBeGreaterThan(0)
+    })
+  }
+
+  for (const [name, read] of [readers[0]!, readers[1]!]) {
+    it(`${name}: a reader stopped early (a cap) closes the file it reads`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'slink-caps-'))
+      try {
+        const path = join(dir, 'links.json')
+        writeFileSync(path, `{"links":[${items.join(',')}]}`)
+        // Small chunks: the file is still open when the reader stops.
+        const file = createReadStream(path, { highWaterMark: 256 })
+        const closed = new Promise<void>((resolve) => file.once('close', () => resolve()))
+        for await (const row of read(file as AsyncIterable<Buffer>)) {
+          expect(row.url).toBe('https://example.com/0')
+          break
+        }
+        await closed
+        expect(file.destroyed).toBe(true)
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
     })
   }
 

@@ -166,9 +166,14 @@ async function firstBytes(input: Bytes) {
   const head = first.done ? Buffer.alloc(0) : Buffer.from(first.value)
   const json = /^(\uFEFF)?\s*[[{]/.test(head.subarray(0, 64).toString('utf8'))
   async function* stream(): AsyncGenerator<Buffer> {
-    if (head.length > 0) yield head
-    for (let next = await iterator.next(); !next.done; next = await iterator.next())
-      yield Buffer.from(next.value)
+    try {
+      if (head.length > 0) yield head
+      for (let next = await iterator.next(); !next.done; next = await iterator.next())
+        yield Buffer.from(next.value)
+    } finally {
+      // Stopped early (a cap, an error): the input (a file's stream) is closed too.
+      await iterator.return?.()
+    }
   }
   return {
     json,

@@ -81,11 +81,19 @@ export async function* jsonItems(input: Bytes, field: string): AsyncGenerator<Js
   const first = await iterator.next()
   const head = first.done ? Buffer.alloc(0) : Buffer.from(first.value)
   const start = /^(?:\uFEFF)?\s*([[{])/.exec(head.subarray(0, 64).toString('utf8'))?.[1]
-  if (start === undefined) throw new Error('The file is not valid JSON.')
+  if (start === undefined) {
+    await iterator.return?.()
+    throw new Error('The file is not valid JSON.')
+  }
   async function* bytes(): AsyncGenerator<Buffer> {
-    if (head.length > 0) yield head
-    for (let next = await iterator.next(); !next.done; next = await iterator.next())
-      yield Buffer.from(next.value)
+    try {
+      if (head.length > 0) yield head
+      for (let next = await iterator.next(); !next.done; next = await iterator.next())
+        yield Buffer.from(next.value)
+    } finally {
+      // Stopped early (a cap, an error): the input (a file's stream) is closed too.
+      await iterator.return?.()
+    }
   }
   const seen = { list: false }
   const source = Readable.from(bytes())
