@@ -111,9 +111,9 @@ export async function importPages(app: FastifyInstance, options: ImportPagesOpti
         if (!who) return seeOther(reply, '/login')
         early.set(request, who)
       },
-      preParsing: async (request) => {
+      preParsing: async (request, reply) => {
         const who = early.get(request)
-        if (who) await refuseWhenBusy(services.imports, who.user.id)
+        if (who) await refuseWhenBusy(services.imports, who.user.id, reply)
       },
       attachValidation: true,
       bodyLimit: UPLOAD_LIMIT + 1024 * 1024,

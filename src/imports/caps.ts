@@ -6,7 +6,10 @@
 /** Rows read from one source; the import stops there, `failed`, with the rows before it done. */
 export const MAX_ROWS_PER_IMPORT = 100_000
 
-/** Imports `queued` or `running` at once for one user; one more is a 429. */
+/**
+ * Imports `queued` or `running` at once for one user, and start requests of one user a process
+ * reads or handles at once (uploads without a record yet); one more is a 429.
+ */
 export const MAX_IMPORTS_IN_FLIGHT = 2
 
 /** Invalid rows kept in an import's report (its counts stay exact). */

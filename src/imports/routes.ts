@@ -47,7 +47,7 @@ export async function importRoutes(app: FastifyInstance, options: ImportRouteOpt
 
   app.post<{ Body: ImportCreateBody }>('/imports', {
     // After the key (onRequest), before the body is read.
-    preParsing: async (request) => refuseWhenBusy(imports, userIdOf(request)),
+    preParsing: async (request, reply) => refuseWhenBusy(imports, userIdOf(request), reply),
     attachValidation: true,
     bodyLimit: UPLOAD_LIMIT + 1024 * 1024,
     schema: {
@@ -57,8 +57,9 @@ export async function importRoutes(app: FastifyInstance, options: ImportRouteOpt
         'Links from another shortener (see docs/import.md). Send `multipart/form-data` with a ' +
         '`file` part for the file sources; the API sources need `url` and `key`. Answers at once ' +
         'with the import record; the import runs in the background. A file over 50 MiB is a 413. ' +
-        `Caps: at most ${MAX_IMPORTS_IN_FLIGHT} imports queued or running per user (one more is ` +
-        `a 429, before the body is read); at most ${MAX_ROWS_PER_IMPORT} rows per import (the ` +
+        `Caps: at most ${MAX_IMPORTS_IN_FLIGHT} imports queued or running per user, and as many ` +
+        'start requests still being read (one more is a 429, before the body is read); at most ' +
+        `${MAX_ROWS_PER_IMPORT} rows per import (the ` +
         'import then ends `failed`, the rows before done); the report keeps the first ' +
         `${KEPT_INVALID_ROWS} invalid rows (the counts stay exact). JSON files are read as they ` +
         'stream in, like CSV.',

@@ -4,6 +4,7 @@
  * background. Both callers validate the body with the same schema (`ImportCreateBody`) first.
  */
 import { createReadStream } from 'node:fs'
+import type { FastifyReply } from 'fastify'
 import type { ImportRunRow } from '../db/types.js'
 import {
   KEPT_INVALID_ROWS,
@@ -30,12 +31,29 @@ export interface StartDeps {
   started?: (run: Promise<unknown>) => void
 }
 
+/** Start requests of each user this process is reading or handling now (uploads included). */
+const starting = new Map<number, number>()
+
 /**
- * Refuses (429) before the body is read when the user already has the most imports in flight;
- * `startImport` checks again once the record is made.
+ * Refuses (429) before the body is read when the user already has the most imports in flight,
+ * or as many start requests in this process still being read or handled (so uploads that have
+ * no record yet are bounded too); `startImport` checks again once the record is made. The
+ * request is counted before the check, and until its response closes.
  */
-export async function refuseWhenBusy(imports: ImportService, userId: number): Promise<void> {
-  if (await imports.busy(userId, MAX_IMPORTS_IN_FLIGHT)) throw new AppError(429, TOO_MANY_IMPORTS)
+export async function refuseWhenBusy(
+  imports: ImportService,
+  userId: number,
+  reply: FastifyReply,
+): Promise<void> {
+  const count = (starting.get(userId) ?? 0) + 1
+  starting.set(userId, count)
+  reply.raw.once('close', () => {
+    const left = (starting.get(userId) ?? 1) - 1
+    if (left > 0) starting.set(userId, left)
+    else starting.delete(userId)
+  })
+  if (count > MAX_IMPORTS_IN_FLIGHT || (await imports.busy(userId, MAX_IMPORTS_IN_FLIGHT)))
+    throw new AppError(429, TOO_MANY_IMPORTS)
 }
 
 /**

@@ -101,12 +101,12 @@ describe('uploads over a socket', () => {
   }
 
   /** Sends the head and file chunks until the server has made the upload's directory. */
-  async function startUpload(socket: Socket, head: string): Promise<string> {
+  async function startUpload(socket: Socket, head: string, nth = 1): Promise<string> {
     socket.write(head)
     for (let sent = 0; sent < 40; sent++) {
       await new Promise<void>((resolve) => socket.write(CHUNK, () => resolve()))
       const made = entries()
-      if (made.length > 0) return made[0]!
+      if (made.length >= nth) return made[0]!
     }
     throw new Error('the server never started writing the upload')
   }
@@ -142,6 +142,31 @@ describe('uploads over a socket', () => {
     await closed
     await within(100, () => entries().length === 0)
     expect(entries()).toEqual([])
+  })
+
+  it('a third upload of one user while two are still coming is a 429 before its body is read', async () => {
+    const head = () =>
+      requestHead('/api/v1/imports', { Authorization: `Bearer ${KEY_A}` }) +
+      partsBefore({ source: 'csv', dry_run: '1' })
+    const first = await open()
+    await startUpload(first.socket, head(), 1)
+    const second = await open()
+    await startUpload(second.socket, head(), 2)
+    const third = await open()
+    const answer = answerHead(third.socket)
+    third.socket.write(head())
+    third.socket.write(CHUNK)
+    const lines = (await answer).split('\r\n')
+    expect(lines[0]).toBe('HTTP/1.1 429 Too Many Requests')
+    expect(lines).toContain('connection: close')
+    await third.closed
+    expect(entries()).toHaveLength(2)
+    for (const { socket, closed } of [first, second]) {
+      socket.destroy()
+      await closed
+    }
+    await within(100, () => entries().length === 0)
+    expect(await t.services.db.kysely.selectFrom('imports').select('id').execute()).toEqual([])
   })
 
   it('an API upload without a valid key is a 401 before its body is read', async () => {
