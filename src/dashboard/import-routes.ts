@@ -4,7 +4,9 @@
  * - `GET /imports`: the user's imports and the form that starts one;
  * - `POST /imports`: multipart (the only dashboard route that reads one: a file part goes to a
  *   temporary file as it arrives, at most 50 MiB), checked with the API's schema and messages;
- *   303 to the import's page, or the form again with 422;
+ *   303 to the import's page, or the form again with 422. Nothing of the body is read before
+ *   the session is found (else 303 to the sign-in page), and the file part is refused (403)
+ *   unless the form's CSRF token came before it;
  * - `GET /imports/{id}`: its status and counts, its rows paged and filtered by outcome;
  * - `GET /links/export`: the API's export with the links list's filters, through the session.
  * Another user's import, like a missing one, is a 404 page.
@@ -12,10 +14,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
 import { acceptAliases } from '../http/aliases.js'
+import { sendError } from '../http/error-handler.js'
 import { schemaErrors } from '../http/validation.js'
 import { allowListPolicy, jsonFetch } from '../imports/fetch.js'
 import { ImportCreateBody, ImportRowsQuery } from '../imports/schema.js'
-import { startImport } from '../imports/start.js'
+import { refuseWhenBusy, startImport } from '../imports/start.js'
 import { registerUploadParser, takeUpload, UPLOAD_LIMIT } from '../imports/upload.js'
 import { sendLinksExport } from '../links/export.js'
 import { LINK_LIST_ALIASES } from '../links/list-query.js'
@@ -33,6 +36,9 @@ import {
   importStatusFragment,
 } from './import-pages.js'
 import { linksQueryErrorPage } from './links-page.js'
+import { seeOther } from './context.js'
+import { sameToken } from './csrf.js'
+import { csrfFailedPage } from './public-pages.js'
 import type { Viewer } from './shell.js'
 
 export interface ImportPagesOptions {
@@ -41,6 +47,8 @@ export interface ImportPagesOptions {
   /** Who is signed in on a request (set by the scope's preHandler). */
   signedInOf: (request: FastifyRequest) => SignedIn
   viewerOf: (who: SignedIn) => Viewer
+  /** Who is signed in, from the session cookie alone (before the body is read). */
+  resume: (request: FastifyRequest) => Promise<SignedIn | null>
 }
 
 interface SignedIn {
@@ -52,6 +60,13 @@ function send(reply: FastifyReply, status: number, page: RenderedPage): FastifyR
   return reply.code(status).headers(page.headers).send(page.html)
 }
 
+/** The file part came without the form's CSRF token before it. */
+class CsrfRefused extends AppError {
+  constructor() {
+    super(403, 'Forbidden.')
+  }
+}
+
 /** `/dashboard/imports/12` → 12; anything else is not an import. */
 const idOf = (raw: string) => (/^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null)
 
@@ -59,7 +74,25 @@ export async function importPages(app: FastifyInstance, options: ImportPagesOpti
   const { services, config } = options
   const userOf = (request: FastifyRequest) => options.signedInOf(request).user
   const viewer = (request: FastifyRequest) => options.viewerOf(options.signedInOf(request))
-  registerUploadParser(app)
+  // The session of a POST, found before its body is read.
+  const early = new WeakMap<FastifyRequest, SignedIn>()
+  registerUploadParser(app, {
+    beforeFile: (request, fields) => {
+      const who = early.get(request)
+      if (!who || !sameToken(fields._csrf, who.session.csrfSecret)) throw new CsrfRefused()
+    },
+  })
+  app.setErrorHandler(async (error, request, reply) => {
+    if (error instanceof CsrfRefused) return send(reply, 403, csrfFailedPage())
+    const who = early.get(request)
+    // Too many imports in flight: the form again, saying so.
+    if (error instanceof AppError && error.status === 429 && who) {
+      const imports = await services.imports.latest(who.user.id)
+      const errors = { source: [error.message] }
+      return send(reply, 429, importsPage(options.viewerOf(who), { imports, errors }))
+    }
+    return sendError(error, request, reply)
+  })
   const fetch = jsonFetch({ policy: allowListPolicy(config.importAllowedHosts) })
   let defaultDomainId: number | null = null
   const defaultDomain = async () =>
@@ -73,6 +106,15 @@ export async function importPages(app: FastifyInstance, options: ImportPagesOpti
   app.post<{ Body: ImportCreateBody }>(
     '/imports',
     {
+      onRequest: async (request, reply) => {
+        const who = await options.resume(request)
+        if (!who) return seeOther(reply, '/login')
+        early.set(request, who)
+      },
+      preParsing: async (request, reply) => {
+        const who = early.get(request)
+        if (who) await refuseWhenBusy(services.imports, who.user.id, reply)
+      },
       attachValidation: true,
       bodyLimit: UPLOAD_LIMIT + 1024 * 1024,
       schema: { hide: true, body: ImportCreateBody },

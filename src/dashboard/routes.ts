@@ -305,7 +305,13 @@ export function createDashboard(options: DashboardOptions) {
           accountRoutes(dashboard, context, options.limits.passwordChanges)
           adminRoutes(dashboard, context)
 
-          await dashboard.register(importPages, { config, services, signedInOf, viewerOf })
+          await dashboard.register(importPages, {
+            config,
+            services,
+            signedInOf,
+            viewerOf,
+            resume: signedIn,
+          })
         },
         { prefix: '/dashboard' },
       )

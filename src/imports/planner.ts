@@ -133,7 +133,7 @@ export async function planRow(row: SourceRow, context: PlanContext): Promise<Pla
 
   const domainId = row.domain === null ? context.defaultDomainId : context.domainId(row.domain)
   if (domainId === undefined)
-    return plan('unknown_domain', `The domain ${row.domain} is not yours.`)
+    return plan('unknown_domain', `${row.domain} is not a domain of yours.`)
 
   let alias = row.alias
   let outcome: Outcome = 'created'

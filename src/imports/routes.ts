@@ -27,7 +27,8 @@ import {
   presentImportRow,
 } from './schema.js'
 import type { ImportService } from './service.js'
-import { startImport } from './start.js'
+import { KEPT_INVALID_ROWS, MAX_IMPORTS_IN_FLIGHT, MAX_ROWS_PER_IMPORT } from './caps.js'
+import { refuseWhenBusy, startImport } from './start.js'
 import { registerUploadParser, takeUpload, UPLOAD_LIMIT } from './upload.js'
 
 export interface ImportRouteOptions {
@@ -45,6 +46,8 @@ export async function importRoutes(app: FastifyInstance, options: ImportRouteOpt
   const fetch = jsonFetch({ policy: allowListPolicy(options.allowedHosts) })
 
   app.post<{ Body: ImportCreateBody }>('/imports', {
+    // After the key (onRequest), before the body is read.
+    preParsing: async (request, reply) => refuseWhenBusy(imports, userIdOf(request), reply),
     attachValidation: true,
     bodyLimit: UPLOAD_LIMIT + 1024 * 1024,
     schema: {
@@ -53,7 +56,13 @@ export async function importRoutes(app: FastifyInstance, options: ImportRouteOpt
       description:
         'Links from another shortener (see docs/import.md). Send `multipart/form-data` with a ' +
         '`file` part for the file sources; the API sources need `url` and `key`. Answers at once ' +
-        'with the import record; the import runs in the background. A file over 50 MiB is a 413.',
+        'with the import record; the import runs in the background. A file over 50 MiB is a 413. ' +
+        `Caps: at most ${MAX_IMPORTS_IN_FLIGHT} imports queued or running per user, and as many ` +
+        'start requests still being read (one more is a 429, before the body is read); at most ' +
+        `${MAX_ROWS_PER_IMPORT} rows per import (the ` +
+        'import then ends `failed`, the rows before done); the report keeps the first ' +
+        `${KEPT_INVALID_ROWS} invalid rows (the counts stay exact). JSON files are read as they ` +
+        'stream in, like CSV.',
       consumes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
       body: ImportCreateBody,
       response: {

@@ -48,6 +48,10 @@ export interface RunRequest {
   onBatch?: (done: number) => void
   /** Aborted when the process stops: the run ends `failed` after its current batch. */
   signal?: AbortSignal
+  /** Rows read at most: one more ends the run `failed` with `tooManyRows` (the rows before it done). */
+  maxRows?: { rows: number; message: string }
+  /** Invalid rows written to the report at most (the counts include every one). */
+  keptInvalid?: number
 }
 
 /**
@@ -83,6 +87,13 @@ export async function runImport(deps: RunDeps, request: RunRequest): Promise<Run
   const plannedAliases = new Set<string>()
   const dry = request.dryRun
   let done = 0
+  let invalidKept = 0
+  // The report's rows: every row, but invalid ones only up to `keptInvalid`.
+  const reported = (results: RowResult[]) => {
+    const cap = request.keptInvalid
+    if (cap === undefined) return results
+    return results.filter((r) => r.outcome !== 'invalid' || invalidKept++ < cap)
+  }
 
   const flush = async (batch: SourceRow[]) => {
     const keys = [...new Set(batch.map(sourceKeyOf))]
@@ -119,8 +130,9 @@ export async function runImport(deps: RunDeps, request: RunRequest): Promise<Run
       if (plan.link) plannedAliases.add(aliasKey(plan.link.domainId, plan.link.alias))
     }
     const results = await Promise.all(plans.map((p) => resultOf(p, request.userId, deps.now())))
+    const kept = reported(results)
     if (request.dryRun) {
-      await store.writeResults(request.importId, results)
+      await store.writeResults(request.importId, kept)
     } else {
       const now = deps.now()
       const write = () =>
@@ -128,7 +140,7 @@ export async function runImport(deps: RunDeps, request: RunRequest): Promise<Run
           request.importId,
           request.userId,
           request.scope,
-          results,
+          kept,
           new Date(now).toISOString().slice(0, 10),
           now,
         )
@@ -166,8 +178,13 @@ export async function runImport(deps: RunDeps, request: RunRequest): Promise<Run
   try {
     await store.progress(request.importId, 'running', counts, deps.now())
     let batch: SourceRow[] = []
+    let read = 0
     for await (const row of request.rows) {
       if (request.signal?.aborted) throw new Error(INTERRUPTED)
+      if (request.maxRows !== undefined && ++read > request.maxRows.rows) {
+        if (batch.length > 0) await flush(batch)
+        throw new Error(request.maxRows.message)
+      }
       batch.push(row)
       if (batch.length >= batchSize) {
         await flush(batch)

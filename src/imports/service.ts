@@ -7,10 +7,17 @@ import type { ImportRowResultRow, ImportRunRow, LinkRow } from '../db/types.js'
 import type { Page } from '../db/paging.js'
 import type { DomainEvents } from '../events/bus.js'
 import type { LinkRecord } from '../links/schema.js'
-import { NotFoundError } from '../shared/errors.js'
+import { AppError, NotFoundError } from '../shared/errors.js'
 import type { OnConflict, Outcome } from './planner.js'
 import type { SourceRow } from './row.js'
-import { ABANDONED_AFTER_MS, INTERRUPTED, runImport, type RunSummary } from './run.js'
+import { TOO_MANY_IMPORTS } from './caps.js'
+import {
+  ABANDONED_AFTER_MS,
+  INTERRUPTED,
+  runImport,
+  type RunRequest,
+  type RunSummary,
+} from './run.js'
 import type { SqlImportStore } from './store.js'
 
 export interface ImportServiceDeps {
@@ -69,6 +76,25 @@ export class ImportService {
     return this.deps.store.failAbandoned(now - ABANDONED_AFTER_MS, now, INTERRUPTED)
   }
 
+  /** Whether the user has `cap` imports `queued` or `running` already. */
+  async busy(userId: number, cap: number): Promise<boolean> {
+    return (await this.deps.store.inFlight(userId)) >= cap
+  }
+
+  /**
+   * Makes the import record unless the user would then have more than `cap` imports in flight:
+   * the record is made first and counted with those before it, so two requests at once never
+   * both pass the last place. Throws a 429 when over.
+   */
+  async beginCapped(userId: number, options: ImportOptions, cap: number): Promise<ImportRunRow> {
+    const record = await this.begin(userId, options)
+    if ((await this.deps.store.inFlight(userId, record.id)) > cap) {
+      await this.deps.store.remove(record.id)
+      throw new AppError(429, TOO_MANY_IMPORTS)
+    }
+    return record
+  }
+
   begin(userId: number, options: ImportOptions): Promise<ImportRunRow> {
     return this.deps.store.create({
       userId,
@@ -85,7 +111,7 @@ export class ImportService {
     scope: string,
     rows: AsyncIterable<SourceRow>,
     defaultDomainId: number,
-    extra: { batchSize?: number; onBatch?: (done: number) => void } = {},
+    extra: Pick<RunRequest, 'batchSize' | 'onBatch' | 'maxRows' | 'keptInvalid'> = {},
   ): Promise<RunSummary> {
     return runImport(
       {

@@ -4,7 +4,15 @@
  * background. Both callers validate the body with the same schema (`ImportCreateBody`) first.
  */
 import { createReadStream } from 'node:fs'
+import type { FastifyReply } from 'fastify'
 import type { ImportRunRow } from '../db/types.js'
+import {
+  KEPT_INVALID_ROWS,
+  MAX_IMPORTS_IN_FLIGHT,
+  MAX_ROWS_PER_IMPORT,
+  TOO_MANY_IMPORTS,
+  TOO_MANY_ROWS,
+} from './caps.js'
 import { AppError, type FieldErrors } from '../shared/errors.js'
 import { isHttpUrl } from '../shared/formats.js'
 import type { JsonFetch } from './sources/apis.js'
@@ -23,10 +31,36 @@ export interface StartDeps {
   started?: (run: Promise<unknown>) => void
 }
 
+/** Start requests of each user this process is reading or handling now (uploads included). */
+const starting = new Map<number, number>()
+
+/**
+ * Refuses (429) before the body is read when the user already has the most imports in flight,
+ * or as many start requests in this process still being read or handled (so uploads that have
+ * no record yet are bounded too); `startImport` checks again once the record is made. The
+ * request is counted before the check, and until its response closes.
+ */
+export async function refuseWhenBusy(
+  imports: ImportService,
+  userId: number,
+  reply: FastifyReply,
+): Promise<void> {
+  const count = (starting.get(userId) ?? 0) + 1
+  starting.set(userId, count)
+  reply.raw.once('close', () => {
+    const left = (starting.get(userId) ?? 1) - 1
+    if (left > 0) starting.set(userId, left)
+    else starting.delete(userId)
+  })
+  if (count > MAX_IMPORTS_IN_FLIGHT || (await imports.busy(userId, MAX_IMPORTS_IN_FLIGHT)))
+    throw new AppError(429, TOO_MANY_IMPORTS)
+}
+
 /**
  * Starts the import and returns its record (`queued`). Throws the 422 of `errors` with every
- * problem found. On success the uploaded file belongs to the run (removed when it ends); on a
- * throw it is still the caller's.
+ * problem found, or a 429 past the imports in flight a user may have (see caps.ts). On success
+ * the uploaded file belongs to the run (removed when it ends); on a throw it is still the
+ * caller's.
  */
 export async function startImport(
   deps: StartDeps,
@@ -67,15 +101,22 @@ export async function startImport(
   } else {
     throw new AppError(422, 'The selected source is invalid.')
   }
-  const record = await imports.begin(userId, {
-    source: source!,
-    origin,
-    scope,
-    dryRun: body.dry_run === 1,
-    onConflict: body.on_conflict ?? 'skip',
-  })
+  const record = await imports.beginCapped(
+    userId,
+    {
+      source: source!,
+      origin,
+      scope,
+      dryRun: body.dry_run === 1,
+      onConflict: body.on_conflict ?? 'skip',
+    },
+    MAX_IMPORTS_IN_FLIGHT,
+  )
   const run = imports
-    .run(record, scope, rows, domainId)
+    .run(record, scope, rows, domainId, {
+      maxRows: { rows: MAX_ROWS_PER_IMPORT, message: TOO_MANY_ROWS },
+      keptInvalid: KEPT_INVALID_ROWS,
+    })
     .catch(() => imports.fail(record, 'Server Error.'))
     .finally(() => upload?.remove())
   deps.started?.(run)

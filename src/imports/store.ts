@@ -133,6 +133,23 @@ export class SqlImportStore {
     return Number(result.numUpdatedRows)
   }
 
+  /** How many of the user's imports are `queued` or `running`, up to the one numbered `upTo`. */
+  async inFlight(userId: number, upTo?: number): Promise<number> {
+    let query = this.db.kysely
+      .selectFrom('imports')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('user_id', '=', userId)
+      .where('status', 'in', ['queued', 'running'])
+    if (upTo !== undefined) query = query.where('id', '<=', upTo)
+    const row = await query.executeTakeFirst()
+    return Number(row?.n ?? 0)
+  }
+
+  /** Deletes an import that never ran (no rows, no keys). */
+  async remove(id: number): Promise<void> {
+    await this.db.kysely.deleteFrom('imports').where('id', '=', id).execute()
+  }
+
   /** The user's latest imports, newest first. */
   latest(userId: number, limit: number): Promise<ImportRunRow[]> {
     return this.db.kysely

@@ -38,6 +38,36 @@ export interface OutboundAnswer {
 /** Refused before connecting: the address is not allowed, or the URL is not http(s). */
 export class OutboundRefused extends Error {}
 
+/**
+ * What a failed connection tells the user: the kind of failure, never an address (Node's own
+ * messages name the address a host resolved to, such as `connect ECONNREFUSED 10.0.0.5:80`).
+ */
+const NETWORK_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'host unreachable',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  ENODATA: 'host not found',
+}
+
+function withoutAddresses(url: URL, error: unknown): Error {
+  if (error instanceof OutboundRefused) return error
+  if (error instanceof Error && error.name === 'AbortError') return error
+  const code = (error as { code?: unknown } | null)?.code
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  if (typeof code === 'string') {
+    const known = NETWORK_FAILURES[code]
+    if (known !== undefined) return new Error(`${host}: ${known}`)
+    if (code.startsWith('ERR_TLS') || /CERT|SSL/.test(code)) return new Error(`${host}: TLS error`)
+    return new Error(`${host}: connection failed`)
+  }
+  return error instanceof Error ? error : new Error(`${host}: connection failed`)
+}
+
 async function checkedAddress(
   url: URL,
   policy: AddressPolicy,
@@ -48,10 +78,9 @@ async function checkedAddress(
   const bare = url.hostname.replace(/^\[|\]$/g, '')
   const answers = await lookup(bare, { all: true })
   if (answers.length === 0) throw new Error(`${bare} has no address`)
-  const refused = answers.find((a) => !policy.allows(bare, a.address))
-  if (refused) {
-    throw new OutboundRefused(`${bare} resolves to ${refused.address}, which is not allowed`)
-  }
+  // The message says why, never which address the name resolved to.
+  if (answers.some((a) => !policy.allows(bare, a.address)))
+    throw new OutboundRefused(`${bare} is not reachable: private or local address`)
   return answers[0]!
 }
 
@@ -137,10 +166,15 @@ export async function outboundRequest(
   let url = new URL(target)
   for (let hop = 0; ; hop++) {
     options.signal?.throwIfAborted()
-    const pinned = await checkedAddress(url, options.policy)
-    const left = deadline - Date.now()
-    if (left <= 0) throw new Error(`no answer within ${options.timeoutMs} ms`)
-    const answer = await exchange(url, pinned, { ...options, timeoutMs: left })
+    let answer: Omit<OutboundAnswer, 'url'>
+    try {
+      const pinned = await checkedAddress(url, options.policy)
+      const left = deadline - Date.now()
+      if (left <= 0) throw new Error(`no answer within ${options.timeoutMs} ms`)
+      answer = await exchange(url, pinned, { ...options, timeoutMs: left })
+    } catch (error) {
+      throw withoutAddresses(url, error)
+    }
     const location = answer.headers.location
     const redirect = answer.status >= 300 && answer.status < 400 && location !== undefined
     if (!redirect || options.method === 'POST' || hop >= options.maxRedirects) {

@@ -202,7 +202,7 @@ describe('POST /api/v1/imports', () => {
       ).toMatchObject({
         status: 'failed',
         total: 0,
-        error: '127.0.0.1 resolves to 127.0.0.1, which is not allowed (IMPORT_ALLOWED_HOSTS)',
+        error: '127.0.0.1 is not reachable: private or local address (IMPORT_ALLOWED_HOSTS)',
       })
       expect(api.requests).toEqual([])
       await t.close()

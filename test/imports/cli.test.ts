@@ -213,7 +213,9 @@ describe('slink import-links', () => {
         ],
         env,
       )
-      expect(result.stdout).toBe('1\tunknown_domain\tpromo\tThe domain old.example is not yours.\n')
+      expect(result.stdout).toBe(
+        '1\tunknown_domain\tpromo\told.example is not a domain of yours.\n',
+      )
       expect(result.status).toBe(0)
       expect(api.requests).toEqual([
         'GET /api/v1/links?page=1&per_page=100',
@@ -315,7 +317,7 @@ describe('slink import-links', () => {
         env,
       )
       expect(result.stdout).toBe(
-        '2\tunknown_domain\tcustom\tThe domain other.example is not yours.\n',
+        '2\tunknown_domain\tcustom\tother.example is not a domain of yours.\n',
       )
       expect(api.requests).toEqual([
         'GET /rest/v3/short-urls?page=1&itemsPerPage=100',

@@ -234,8 +234,8 @@ describe('import core', () => {
       'url,alias,domain\nhttps://example.com/a,x1,nowhere.example\nhttps://example.com/b,x2,bob.example\nhttps://example.com/c,x3,short.test\n',
     )
     expect(rows).toEqual([
-      [1, 'unknown_domain', 'x1', 'The domain nowhere.example is not yours.'],
-      [2, 'unknown_domain', 'x2', 'The domain bob.example is not yours.'],
+      [1, 'unknown_domain', 'x1', 'nowhere.example is not a domain of yours.'],
+      [2, 'unknown_domain', 'x2', 'bob.example is not a domain of yours.'],
       [3, 'created', 'x3', null],
     ])
     const onBob = await t.services.db.kysely

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../src/config.js'
 import { allowListPolicy, FetchRefused, jsonFetch } from '../../src/imports/fetch.js'
@@ -16,12 +18,17 @@ describe('the outbound client of API imports', () => {
     const port = new URL(api.url).port
     await expect(jsonFetch({ policy: allowListPolicy([]) })(`${api.url}/x`, {})).rejects.toEqual(
       new FetchRefused(
-        '127.0.0.1 resolves to 127.0.0.1, which is not allowed (IMPORT_ALLOWED_HOSTS)',
+        '127.0.0.1 is not reachable: private or local address (IMPORT_ALLOWED_HOSTS)',
       ),
     )
+    // The refusal says why, never what the name resolved to.
     await expect(
       jsonFetch({ policy: allowListPolicy([]) })(`http://localhost:${port}/x`, {}),
-    ).rejects.toBeInstanceOf(FetchRefused)
+    ).rejects.toEqual(
+      new FetchRefused(
+        'localhost is not reachable: private or local address (IMPORT_ALLOWED_HOSTS)',
+      ),
+    )
     expect(api.requests).toEqual([])
     for (const entry of ['127.0.0.1', '127.0.0.0/8', 'localhost']) {
       const host = entry === 'localhost' ? `http://localhost:${port}` : api.url
@@ -30,6 +37,16 @@ describe('the outbound client of API imports', () => {
       })
     }
     expect(api.requests).toEqual(['GET /x', 'GET /x', 'GET /x'])
+  })
+
+  it('a connection that fails names the host and the kind of failure, never its address', async () => {
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()))
+    const { port } = closed.address() as AddressInfo
+    await new Promise<void>((resolve) => closed.close(() => resolve()))
+    await expect(
+      jsonFetch({ policy: allowListPolicy(['localhost']) })(`http://localhost:${port}/x`, {}),
+    ).rejects.toEqual(new Error('localhost: connection refused'))
   })
 
   it('IMPORT_ALLOWED_HOSTS is a comma list of hosts, addresses or CIDRs', () => {

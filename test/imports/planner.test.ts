@@ -51,7 +51,7 @@ describe('planRow', () => {
       'another domain',
       { alias: 'x', domain: 'theirs.example' },
       {},
-      ['unknown_domain', 'x', 'The domain theirs.example is not yours.'],
+      ['unknown_domain', 'x', 'theirs.example is not a domain of yours.'],
     ],
     [
       'a taken alias, skipped',

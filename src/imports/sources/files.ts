@@ -4,6 +4,7 @@
  */
 import { count, emptyRow, instant, splitShortUrl, text, type SourceRow } from '../row.js'
 import { csvRecords, pick, type CsvRecord } from './csv-records.js'
+import { jsonItems, type JsonItem } from './json-items.js'
 
 type Bytes = AsyncIterable<Buffer | Uint8Array>
 
@@ -68,9 +69,7 @@ export function readShlinkCsv(input: Bytes): AsyncGenerator<SourceRow> {
 export async function* readBitly(input: Bytes): AsyncGenerator<SourceRow> {
   const bytes = await firstBytes(input)
   if (bytes.json) {
-    let line = 0
-    for (const item of arrayIn(await bytes.all(), 'links')) {
-      const row = emptyRow(++line)
+    for await (const { row, item } of jsonRows(bytes.stream)) {
       const short = splitShortUrl(item.id ?? item.link)
       row.key = text(item.id) ?? text(item.link)
       row.domain = ownDomain(short.domain)
@@ -114,9 +113,7 @@ export async function* readDub(input: Bytes): AsyncGenerator<SourceRow> {
     row.disabled = /^true$/i.test(get('archived') ?? '')
   }
   if (bytes.json) {
-    let line = 0
-    for (const item of arrayIn(await bytes.all(), 'links')) {
-      const row = emptyRow(++line)
+    for await (const { row, item } of jsonRows(bytes.stream)) {
       const lower = Object.fromEntries(Object.entries(item).map(([k, v]) => [k.toLowerCase(), v]))
       map((...names) => {
         for (const n of names) {
@@ -137,10 +134,7 @@ export async function* readDub(input: Bytes): AsyncGenerator<SourceRow> {
  * createdAt, expiration, …}]}`, times in Unix seconds). Sink keeps no click totals there.
  */
 export async function* readSink(input: Bytes): AsyncGenerator<SourceRow> {
-  const bytes = await firstBytes(input)
-  let line = 0
-  for (const item of arrayIn(await bytes.all(), 'links')) {
-    const row = emptyRow(++line)
+  for await (const { row, item } of jsonRows(input)) {
     row.key = text(item.id) ?? text(item.slug)
     row.alias = text(item.slug)
     row.url = text(item.url)
@@ -151,23 +145,18 @@ export async function* readSink(input: Bytes): AsyncGenerator<SourceRow> {
   }
 }
 
-type Item = Record<string, unknown>
-
-/** The objects of a JSON document: its top-level array, or the array under `field`. */
-function arrayIn(textValue: string, field: string): Item[] {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(textValue.replace(/^\uFEFF/, ''))
-  } catch {
-    throw new Error('The file is not valid JSON.')
+/**
+ * The rows of a JSON export's link list (its top-level array, or its `links`), streamed, each
+ * with the item it comes from; an item that could not be read comes as a row with its problem
+ * and an empty item.
+ */
+async function* jsonRows(input: Bytes): AsyncGenerator<{ row: SourceRow; item: JsonItem }> {
+  let line = 0
+  for await (const entry of jsonItems(input, 'links')) {
+    const row = emptyRow(++line)
+    row.problem = entry.problem
+    yield { row, item: entry.item ?? {} }
   }
-  const list = Array.isArray(parsed)
-    ? parsed
-    : typeof parsed === 'object' && parsed !== null && Array.isArray((parsed as Item)[field])
-      ? ((parsed as Item)[field] as unknown[])
-      : null
-  if (list === null) throw new Error(`The JSON has no "${field}" list.`)
-  return list.map((item) => (typeof item === 'object' && item !== null ? (item as Item) : {}))
 }
 
 /** Peeks at the first bytes: JSON (starts with `{` or `[`) or not; the stream stays whole. */
@@ -177,17 +166,17 @@ async function firstBytes(input: Bytes) {
   const head = first.done ? Buffer.alloc(0) : Buffer.from(first.value)
   const json = /^(\uFEFF)?\s*[[{]/.test(head.subarray(0, 64).toString('utf8'))
   async function* stream(): AsyncGenerator<Buffer> {
-    if (head.length > 0) yield head
-    for (let next = await iterator.next(); !next.done; next = await iterator.next())
-      yield Buffer.from(next.value)
+    try {
+      if (head.length > 0) yield head
+      for (let next = await iterator.next(); !next.done; next = await iterator.next())
+        yield Buffer.from(next.value)
+    } finally {
+      // Stopped early (a cap, an error): the input (a file's stream) is closed too.
+      await iterator.return?.()
+    }
   }
   return {
     json,
     stream: stream(),
-    async all(): Promise<string> {
-      const chunks: Buffer[] = []
-      for await (const chunk of stream()) chunks.push(chunk)
-      return Buffer.concat(chunks).toString('utf8')
-    },
   }
 }
