@@ -70,7 +70,8 @@ async function createLink(port: number, alias: string) {
 
 /** What a backup file holds: its integrity check, its aliases, its click log and totals. */
 function readBackup(path: string) {
-  const copy = new SQLite(path, { readonly: true, fileMustExist: true })
+  // Read-write: closing it removes the -wal and -shm files a WAL database is opened with.
+  const copy = new SQLite(path, { fileMustExist: true })
   try {
     return {
       integrity: copy.pragma('integrity_check', { simple: true }),
@@ -157,14 +158,18 @@ describe('slink backup', () => {
     for (const alias of beforeBackup!) expect(copy.aliases.has(alias), alias).toBe(true)
     // One snapshot: every logged click is in the daily totals written in the same transaction.
     expect(copy.totals).toBe(copy.logRows)
-  })
+  }, 60_000)
 
   it('restores: stop the service, replace the file, remove the old -wal and -shm, start; the links are served', async () => {
     let port = await startServing()
-    for (const alias of ['kept1', 'kept2']) expect((await createLink(port, alias)).status).toBe(201)
     const target = join(dir, 'backup.db')
-    const made = await slinkRunning(['backup', '--to', target])
-    expect(made.status).toBe(0)
+    // Yesterday's backup, then today's under the same name: it replaces yesterday's.
+    expect((await createLink(port, 'kept1')).status).toBe(201)
+    expect((await slinkRunning(['backup', '--to', target])).status).toBe(0)
+    expect(readBackup(target).aliases).toEqual(new Set(['kept1']))
+    expect((await createLink(port, 'kept2')).status).toBe(201)
+    expect((await slinkRunning(['backup', '--to', target])).status).toBe(0)
+    expect(readdirSync(dir).filter((name) => name.includes('backup'))).toEqual(['backup.db'])
     expect((await createLink(port, 'after')).status).toBe(201)
     await stops.pop()!()
 
@@ -178,7 +183,7 @@ describe('slink backup', () => {
       expect(reply.headers.location).toBe(`https://example.com/${alias}`)
     }
     expect((await send(port, '/after')).status).toBe(404)
-  })
+  }, 60_000)
 
   it('refuses, in one line and without writing anything, what it cannot do', async () => {
     const sqliteEnv = { DATABASE_URL: `sqlite:${dbPath}` }
