@@ -32,6 +32,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Non-public hosts, addresses and CIDRs an import through the API may reach. */
   importAllowedHosts: string[]
+  /** Days raw click-log rows are kept; null keeps them all (daily statistics are always kept). */
+  clickLogDays: number | null
 }
 
 type Env = Record<string, string | undefined>
@@ -89,6 +91,11 @@ export const CONFIG_VARIABLES = [
     'IMPORT_ALLOWED_HOSTS',
     '(none)',
     'Comma list of private hosts, addresses or CIDRs an import through the API may reach (only public addresses otherwise).',
+  ],
+  [
+    'CLICK_LOG_DAYS',
+    '(keep all)',
+    'Days the raw click log is kept (1 to 36500); older rows are removed hourly. Daily statistics are kept for ever.',
   ],
 ] as const
 
@@ -228,5 +235,6 @@ export function loadConfig(env: Env = process.env): Config {
       'info',
     ),
     importAllowedHosts: allowList(env, 'IMPORT_ALLOWED_HOSTS'),
+    clickLogDays: env.CLICK_LOG_DAYS?.trim() ? integer(env, 'CLICK_LOG_DAYS', 0, 1, 36_500) : null,
   }
 }

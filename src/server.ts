@@ -16,6 +16,7 @@ import { RedisCounters } from './cluster/redis-counters.js'
 import { relayOverRedis, relayThroughPrimary } from './cluster/relays.js'
 import { MemoryCounters, type Counters } from './limits/window-counters.js'
 import { createRedirects, type Redirects } from './composition/redirects.js'
+import { startClickRetention } from './composition/click-retention.js'
 import { createServices, serviceOptionsFrom, type Services } from './services.js'
 import { IDLE_TIMEOUT_MS } from './sessions/service.js'
 import { RedisSessionStore } from './sessions/redis-store.js'
@@ -142,6 +143,18 @@ export async function startService(
     !options.worker || cluster.worker?.id === 1
       ? services.titles?.resume().catch(log('resuming title fetches failed'))
       : undefined
+  // The raw click log is kept to CLICK_LOG_DAYS by one process of the machine (a cluster's
+  // primary, see composition/cluster-workers.ts).
+  const days = config.clickLogDays
+  const retention =
+    !options.worker && days !== null
+      ? startClickRetention(config.database, days, {
+          passed: (removed) => {
+            if (removed > 0) app.log.info({ removed, days }, 'removed old click-log rows')
+          },
+          failed: log('removing old click-log rows failed; will retry'),
+        })
+      : null
   const titlesStopped = async () => {
     await services.titles?.stop()
     await resuming
@@ -164,6 +177,7 @@ export async function startService(
       if (counters instanceof PrimaryCounters) counters.close()
       await Promise.all([redis?.quit().catch(() => {}), subscriber?.quit().catch(() => {})])
       await titlesStopped()
+      await retention?.stop()
       await services.searchIndex?.stop()
       await db.close()
     })())

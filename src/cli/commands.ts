@@ -25,6 +25,8 @@ const USAGE = `usage: slink <command>
   serve [--workers N]                      run the service with N processes (default: one per
                                            core; also: npm start)
   migrate                                  create or update the database schema
+  backup --to FILE                         copy the SQLite database to FILE while it serves
+                                           (PostgreSQL: use pg_dump, see docs/deploy.md)
   user create --email E [--name N] [--timezone TZ] [--api-key K]
                                            create a user and print its API key
   user password --email E                  set a user's dashboard password, read from standard
@@ -243,6 +245,11 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
     case 'import': {
       const { importCommand } = await import('./transfer-commands.js')
       await importCommand(args, io)
+      return
+    }
+    case 'backup': {
+      const { backupCommand } = await import('./backup.js')
+      await backupCommand(args, io)
       return
     }
     case 'import-links': {

@@ -9,6 +9,7 @@ import type { Config } from '../config.js'
 import { prepareDatabase } from '../server.js'
 import { serveCounters } from '../cluster/primary-counters.js'
 import { relayBetweenWorkers } from '../cluster/relays.js'
+import { startClickRetention } from './click-retention.js'
 
 interface Listening {
   slink: 'listening'
@@ -56,10 +57,22 @@ export async function serveWithWorkers(
       }
     })
   }
+  // The primary keeps the raw click log to CLICK_LOG_DAYS for the machine's workers.
+  const days = config.clickLogDays
+  const retention =
+    days === null
+      ? null
+      : startClickRetention(config.database, days, {
+          passed: (removed) => {
+            if (removed > 0) say(`removed ${removed} click-log rows older than ${days} days`)
+          },
+          failed: (error) => console.error(`${error.message}; will retry`),
+        })
   cluster.on('exit', (worker, code, signal) => {
     ready.delete(worker.id)
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+      if (Object.keys(cluster.workers ?? {}).length === 0)
+        void Promise.resolve(retention?.stop()).then(() => process.exit(0))
       return
     }
     console.error(`worker ${worker.process.pid} stopped (${signal ?? code}); starting another`)

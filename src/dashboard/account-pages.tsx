@@ -6,6 +6,7 @@ import type { FieldMessages } from '../shared/errors.js'
 import type { Form } from './context.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { CsrfField, TextField } from './components.js'
+import { RetentionNote } from './retention-note.js'
 import { dashboardPage, type Viewer } from './shell.js'
 
 export interface PasswordChangeErrors {
@@ -17,6 +18,8 @@ export interface PasswordChangeErrors {
 export interface AccountPageInput {
   keys: ApiKeyRow[]
   timeZones: readonly string[]
+  /** CLICK_LOG_DAYS: how long raw clicks are kept (null: for ever). */
+  clickLogDays: number | null
   notice?: string | null
   /** A failed password change. */
   errors?: PasswordChangeErrors
@@ -189,6 +192,7 @@ export function accountPage(viewer: Viewer, user: UserRow, input: AccountPageInp
             </div>
           </form>
         </section>
+        <RetentionNote clickLogDays={input.clickLogDays} />
       </>
     ),
   })

@@ -62,13 +62,14 @@ export function accountRoutes(
     reply: FastifyReply,
     status: number,
     who: SignedIn,
-    input: Omit<AccountPageInput, 'keys' | 'timeZones'>,
+    input: Omit<AccountPageInput, 'keys' | 'timeZones' | 'clickLogDays'>,
   ): Promise<FastifyReply> {
     const keys = await services.users.listKeys(who.user.id)
     const rendered = accountPage(ctx.viewerOf(who), who.user, {
       ...input,
       keys,
       timeZones: TIME_ZONES,
+      clickLogDays: ctx.config.clickLogDays,
     })
     return send(reply, status, rendered)
   }

@@ -8,6 +8,7 @@ import type { RenderedPage } from '../pages/layout.js'
 import type { FieldMessages } from '../shared/errors.js'
 import { USER_ROLES } from '../users/schema.js'
 import { CsrfField, TextField } from './components.js'
+import { RetentionNote } from './retention-note.js'
 import type { Form } from './context.js'
 import { dashboardPage, type Viewer } from './shell.js'
 
@@ -37,7 +38,7 @@ function Action(props: {
 
 export function adminPage(
   viewer: Viewer,
-  input: { users: UserRow[]; selfId: number; notice: string | null },
+  input: { users: UserRow[]; selfId: number; notice: string | null; clickLogDays: number | null },
 ): RenderedPage {
   return dashboardPage({
     title: 'Admin',
@@ -136,6 +137,7 @@ export function adminPage(
             </table>
           </div>
         </section>
+        <RetentionNote clickLogDays={input.clickLogDays} />
       </>
     ),
   })

@@ -71,7 +71,16 @@ export function adminRoutes(app: FastifyInstance, ctx: DashboardContext): void {
     const query = request.query as Form
     const notice = NOTICES[query.done ?? ''] ?? null
     const users = await accounts.listUsers()
-    return send(reply, 200, adminPage(ctx.viewerOf(me), { users, selfId: me.user.id, notice }))
+    return send(
+      reply,
+      200,
+      adminPage(ctx.viewerOf(me), {
+        users,
+        selfId: me.user.id,
+        notice,
+        clickLogDays: ctx.config.clickLogDays,
+      }),
+    )
   })
 
   app.get('/admin/users/new', { schema: { hide: true } }, async (request, reply) => {
