@@ -34,6 +34,8 @@ export interface Config {
   importAllowedHosts: string[]
   /** Days raw click-log rows are kept; null keeps them all (daily statistics are always kept). */
   clickLogDays: number | null
+  /** CLICK_STREAM_URL: `nats://…` (JetStream) or `redis://…` (a Redis Stream); null: none. */
+  clickStreamUrl: string | null
 }
 
 type Env = Record<string, string | undefined>
@@ -96,6 +98,11 @@ export const CONFIG_VARIABLES = [
     'CLICK_LOG_DAYS',
     '(keep all)',
     'Days the raw click log is kept (1 to 36500); older rows are removed hourly. Daily statistics are kept for ever.',
+  ],
+  [
+    'CLICK_STREAM_URL',
+    '(none)',
+    'nats://… (JetStream stream SLINK_CLICKS, subject slink.clicks) or redis://… (Redis Stream slink:clicks): every stored click is also published there as a JSON event, at least once.',
   ],
 ] as const
 
@@ -196,6 +203,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('INITIAL_API_KEY must be 32 to 128 printable characters without spaces')
   }
   const database = parseDatabaseUrl(env.DATABASE_URL?.trim() || 'sqlite:./data/slink.db')
+  const clickStreamUrl = env.CLICK_STREAM_URL?.trim() || null
+  if (clickStreamUrl !== null && !/^(nats|rediss?):\/\/[^/?#\s]/.test(clickStreamUrl)) {
+    throw new ConfigError(
+      `CLICK_STREAM_URL must start with nats://, redis:// or rediss:// and name a host, got "${clickStreamUrl}"`,
+    )
+  }
   const redisUrl = env.REDIS_URL?.trim() || null
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redisUrl}"`)
@@ -235,6 +248,7 @@ export function loadConfig(env: Env = process.env): Config {
       'info',
     ),
     importAllowedHosts: allowList(env, 'IMPORT_ALLOWED_HOSTS'),
+    clickStreamUrl,
     clickLogDays: env.CLICK_LOG_DAYS?.trim() ? integer(env, 'CLICK_LOG_DAYS', 0, 1, 36_500) : null,
   }
 }

@@ -65,6 +65,7 @@ export class WorkerChannel implements ClickChannel {
   /**
    * `script`: the worker thread's entry, built in the composition root (composition/click-worker.ts).
    * `searchIndex`: the thread also runs SQLite's search indexer (see `indexSearch`).
+   * `clickStreamUrl`: the thread also publishes the click stream there (clicks/stream-publisher.ts).
    * `writeLock`: the request thread's turns at SQLite's write lock, which the thread's writes
    * take after the request thread's (db/write-lock.ts, WriteLockTurns).
    */
@@ -72,13 +73,18 @@ export class WorkerChannel implements ClickChannel {
     script: URL,
     database: DatabaseConfig,
     onError: (error: unknown) => void,
-    options: { searchIndex?: boolean; writeLock?: SharedArrayBuffer } = {},
+    options: {
+      searchIndex?: boolean
+      writeLock?: SharedArrayBuffer
+      clickStreamUrl?: string | null
+    } = {},
   ) {
     this.worker = new Worker(script, {
       workerData: {
         database,
         searchIndex: options.searchIndex === true,
         writeLock: options.writeLock ?? null,
+        clickStreamUrl: options.clickStreamUrl ?? null,
       },
     })
     this.worker.on('message', (message: FromWorker) => {

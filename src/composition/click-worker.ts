@@ -14,7 +14,10 @@ import type { ClickColumns } from '../clicks/columns.js'
 import { ClickDescriber } from '../clicks/describe.js'
 import { ClickGatherer } from '../clicks/gatherer.js'
 import { forgetClicksOfDeletedLinks, ORPHAN_SWEEP_MS } from '../clicks/orphans.js'
-import { clickStoreFor } from '../clicks/store.js'
+import { clickStoreFor, type ClickStore } from '../clicks/store.js'
+import { planStreamEvents } from '../clicks/stream-events.js'
+import { ClickStreamPublisher } from '../clicks/stream-publisher.js'
+import { streamSinkFor } from '../clicks/stream-sinks.js'
 import { VisitorHasher } from '../clicks/visitor-hash.js'
 import { SearchIndexer } from '../links/search-indexer.js'
 import { WebhookOutbox } from '../webhooks/outbox.js'
@@ -47,10 +50,12 @@ const {
   database,
   searchIndex: indexing,
   writeLock,
+  clickStreamUrl,
 } = workerData as {
   database: DatabaseConfig
   searchIndex: boolean
   writeLock: SharedArrayBuffer | null
+  clickStreamUrl: string | null
 }
 const db = openDatabase(database)
 // This thread's writes take SQLite's write lock after the request thread's (db/write-lock.ts).
@@ -62,9 +67,34 @@ const outbox = new WebhookOutbox(db)
 // click.recorded deliveries, in batches, for the users whose webhooks hear clicks: planned and
 // written here, off the request thread, in the clicks' own transaction (the request path does
 // no more work).
-const writer = new ClickWriter(clickStoreFor(db), hasher, new ClickDescriber(hasher), (rows) =>
-  outbox.planClicks(rows, Date.now()),
+// CLICK_STREAM_URL: each batch's events are written with its clicks (the outbox `click_stream`),
+// and published from here after the batch commits (clicks/stream-publisher.ts).
+const publisher =
+  clickStreamUrl === null
+    ? null
+    : new ClickStreamPublisher(db, streamSinkFor(clickStreamUrl), (error) =>
+        port.postMessage({
+          type: 'error',
+          message: `publishing the click stream failed; will retry: ${(error as Error).message}`,
+        }),
+      )
+const stored = clickStoreFor(db)
+const store: ClickStore = publisher
+  ? {
+      write: async (batch) => {
+        await stored.write(batch)
+        if (batch.stream?.length) publisher.nudge()
+      },
+    }
+  : stored
+const writer = new ClickWriter(
+  store,
+  hasher,
+  new ClickDescriber(hasher),
+  (rows) => outbox.planClicks(rows, Date.now()),
+  publisher ? (rows) => planStreamEvents(db, rows) : undefined,
 )
+publisher?.start()
 const gatherer = new ClickGatherer(writer, (error) => {
   const message = error instanceof Error ? error.message : String(error)
   port.postMessage({
@@ -136,6 +166,7 @@ port.on('message', (message: ToWorker) => {
     clearInterval(checkpoints)
     void Promise.resolve(searchIndex?.stop())
       .then(() => gatherer.close())
+      .then(() => publisher?.stop())
       .then(() => db.close())
       .then(() => port.postMessage({ type: 'closed' }))
   }

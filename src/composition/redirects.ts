@@ -89,7 +89,7 @@ export async function createRedirects(
       new URL('./click-worker.js', import.meta.url),
       config.database,
       onError,
-      { searchIndex: searchIndex !== null, writeLock },
+      { searchIndex: searchIndex !== null, writeLock, clickStreamUrl: config.clickStreamUrl },
     )
     searchIndex?.runElsewhere(() => worker.indexSearch())
     channel = worker
