@@ -63,7 +63,7 @@ export class WorkerChannel implements ClickChannel {
   private readonly progress: (() => void)[] = []
 
   /**
-   * `script`: the worker thread's entry, built in the composition root (composition/click-worker.ts).
+   * `script`: the worker thread's entry, its own file (threads/click-writer.ts), started by the composition root.
    * `searchIndex`: the thread also runs SQLite's search indexer (see `indexSearch`).
    * `writeLock`: the request thread's turns at SQLite's write lock, which the thread's writes
    * take after the request thread's (db/write-lock.ts, WriteLockTurns).

@@ -4,9 +4,9 @@
  * 404 page), and how a query parameter and a page are read and sent.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { DashboardServices } from './context.js'
 import { presentLinks } from '../links/record.js'
 import type { RenderedPage } from '../pages/layout.js'
-import type { Services } from '../services.js'
 import { NotFoundError } from '../shared/errors.js'
 import type { StatsLink } from './link-stats-page.js'
 import type { Viewer } from './shell.js'
@@ -32,7 +32,7 @@ export function send(reply: FastifyReply, status: number, page: RenderedPage): F
 
 /** The user's link with its short URL and creation time, or null. */
 export async function ownLink(
-  services: Services,
+  services: DashboardServices,
   userId: number,
   id: string,
 ): Promise<(StatsLink & { createdAt: number }) | null> {

@@ -7,7 +7,7 @@
  * Who runs it: the process that wrote, shortly after its writes (`nudge`, one run per
  * `debounceMs` however many writes), and every process at start and every `sweepMs`, for the
  * writes of other processes (cluster workers, the CLI, imports). In a server it runs in the
- * click-writing thread (`runElsewhere`, composition/click-worker.ts), off the request thread.
+ * click-writing thread (`runElsewhere`, threads/click-writer.ts), off the request thread.
  * Two processes may run it at once: a batch takes the write lock first (`BEGIN IMMEDIATE`), so
  * each pending link is taken by one of them. A search never waits for it: pending links are
  * candidates of every search.
@@ -201,7 +201,7 @@ export class SearchIndexer {
     const { indexed, cut } = await this.root.connection().execute(async () => {
       // The batch's pages (a few hundred: suffixes land all over their B-tree) are copied from
       // the WAL into the database by the click-writing thread's checkpoints in a server (see
-      // composition/click-worker.ts), off this thread: a checkpoint syncs the file.
+      // threads/click-writer.ts), off this thread: a checkpoint syncs the file.
       // The write lock is waited for on timers (db/write-lock.ts), not in SQLite's busy
       // handler: another cluster worker's writes must not stall this process.
       return writeTransaction(handle, () => this.indexBatch(handle, statements, size))

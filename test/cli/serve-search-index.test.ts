@@ -1,6 +1,6 @@
 /**
  * A served process indexes its links for search in its click-writing thread, off the request
- * thread (links/search-indexer.ts, composition/click-worker.ts): the links an API call writes
+ * thread (links/search-indexer.ts, threads/click-writer.ts): the links an API call writes
  * leave the pending list, the indexes hold them, and a search finds them by what was indexed.
  */
 import SQLite from 'better-sqlite3'

@@ -8,12 +8,12 @@
 import { Readable } from 'node:stream'
 import { stringify } from 'csv-stringify/sync'
 import type { FastifyReply } from 'fastify'
-import type { LinkRow } from '../db/types.js'
-import { utcToZoned } from '../shared/time.js'
-import { linkFilterOf } from './list-query.js'
-import { presentLinks, type LinkPresenterDeps } from './record.js'
-import type { LinkListQuery } from './schema.js'
-import type { LinkService } from './service.js'
+import type { LinkRow } from '../../db/types.js'
+import { utcToZoned } from '../../shared/time.js'
+import { linkFilterOf } from '../../links/list-query.js'
+import { presentLinks, type LinkPresenterDeps } from '../../links/record.js'
+import type { LinkListQuery } from '../../links/schema.js'
+import type { LinkService } from '../../links/service.js'
 
 export const EXPORT_COLUMNS = [
   'url',

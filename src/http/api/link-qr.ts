@@ -6,15 +6,15 @@
  * reported (422). Codes are drawn once and kept (see qr-codes.ts).
  */
 import type { FastifyInstance } from 'fastify'
-import { userIdOf } from '../http/auth.js'
-import { schemaErrors } from '../http/validation.js'
-import type { RequestLimit } from '../limits/request-limit.js'
-import { NotFoundError, TooManyAttemptsError } from '../shared/errors.js'
-import { ErrorBody, IdParams, Type, ValidationErrorBody, type Static } from '../shared/schema.js'
-import { QR_DEFAULT_SIZE, QR_IMAGES_PER_MINUTE, qrFilename, QrQuery } from './qr.js'
-import type { QrCodes } from './qr-codes.js'
-import { presentLinks, type LinkPresenterDeps } from './record.js'
-import type { LinkService } from './service.js'
+import { userIdOf } from '../auth.js'
+import { schemaErrors } from '../validation.js'
+import type { RequestLimit } from '../../limits/request-limit.js'
+import { NotFoundError, TooManyAttemptsError } from '../../shared/errors.js'
+import { ErrorBody, IdParams, Type, ValidationErrorBody, type Static } from '../../shared/schema.js'
+import { QR_DEFAULT_SIZE, QR_IMAGES_PER_MINUTE, qrFilename, QrQuery } from '../../links/qr.js'
+import type { QrCodes } from '../../links/qr-codes.js'
+import { presentLinks, type LinkPresenterDeps } from '../../links/record.js'
+import type { LinkService } from '../../links/service.js'
 
 export function qrRoutes(
   app: FastifyInstance,

@@ -1,20 +1,20 @@
 import type { FastifyInstance } from 'fastify'
-import type { LinkRow } from '../db/types.js'
-import { acceptAliases } from '../http/aliases.js'
-import { userIdOf } from '../http/auth.js'
-import { registerCrud } from '../http/crud.js'
-import { ErrorBody, StringEnum, Type, ValidationErrorBody } from '../shared/schema.js'
-import { sendLinksExport } from './export.js'
-import type { LinkPresenterDeps } from './record.js'
+import type { LinkRow } from '../../db/types.js'
+import { acceptAliases, LINK_LIST_ALIASES } from '../aliases.js'
+import { userIdOf } from '../auth.js'
+import { registerCrud } from '../crud.js'
+import { ErrorBody, StringEnum, Type, ValidationErrorBody } from '../../shared/schema.js'
+import { sendLinksExport } from './link-export.js'
+import type { LinkPresenterDeps } from '../../links/record.js'
 import {
   LinkCreateBody,
   LinkListQuery,
   LinkRecord,
   LinkUpdateBody,
   type LinkInput,
-} from './schema.js'
-import { LINK_LIST_ALIASES, linkFilterOf } from './list-query.js'
-import type { LinkService } from './service.js'
+} from '../../links/schema.js'
+import { linkFilterOf } from '../../links/list-query.js'
+import type { LinkService } from '../../links/service.js'
 
 export const LinkExportQuery = Type.Object({
   ...LinkListQuery.properties,
