@@ -13,7 +13,7 @@ import { DomainEvents } from '../events/bus.js'
 import { invalidateCacheOnEvents } from '../events/cache-invalidation.js'
 import type { LinkSnapshot, LinkSnapshotsOf } from '../events/types.js'
 import { QrCodes } from '../links/qr-codes.js'
-import { presentLinks, type LinkPresenterDeps } from '../links/record.js'
+import { linkPresenter } from '../links/record.js'
 import { LinkService } from '../links/service.js'
 import { SearchIndexer } from '../links/search-indexer.js'
 import { SqlLinkStore } from '../links/store.js'
@@ -94,10 +94,10 @@ export function createServices(db: Db, options: ServiceOptions) {
         )
   const users = new UserService(stores.users, now)
   const sessions = new SessionService(options.sessionStore ?? new SqlSessionStore(db), now)
-  const presenter: LinkPresenterDeps = stores
+  const presenter = linkPresenter(stores)
   const timeZoneOf = async (userId: number) =>
     (await stores.users.findById(userId))?.timezone ?? 'UTC'
-  const present = (userId: number, rows: LinkRow[]) => presentLinks(presenter, userId, rows)
+  const present = (userId: number, rows: LinkRow[]) => presenter.present(userId, rows)
   const linksOf: LinkSnapshotsOf = async (filter) => {
     const rows = await stores.links.rowsOf(filter)
     const byUser = new Map<number, LinkRow[]>()

@@ -10,7 +10,7 @@ import type { RenderedPage } from '../pages/layout.js'
 import type { DomainService } from '../domains/service.js'
 import type { ImportService } from '../imports/service.js'
 import type { QrCodes } from '../links/qr-codes.js'
-import type { LinkPresenterDeps } from '../links/record.js'
+import type { LinkPresenter } from '../links/record.js'
 import type { LinkService } from '../links/service.js'
 import type { PixelService } from '../pixels/service.js'
 import type { SessionService } from '../sessions/service.js'
@@ -37,7 +37,7 @@ export interface DashboardServices {
   accounts: AccountService
   sessions: SessionService
   links: LinkService
-  presenter: LinkPresenterDeps
+  presenter: LinkPresenter
   qrCodes: QrCodes
   overview: AccountOverviewService
   pixels: PixelService

@@ -6,7 +6,6 @@ import type { UserRow } from '../db/types.js'
 import { normalise } from '../http/body.js'
 import { longListTaker, type ObjectSchema } from '../http/list-bounds.js'
 import { bodyErrors, collectIssues, nullTaker, type SchemaIssue } from '../http/validation.js'
-import { presentLinks } from '../links/record.js'
 import type { LinkInput, LinkRecord } from '../links/schema.js'
 import type { RenderedPage } from '../pages/layout.js'
 import type { FieldErrors, FieldMessages } from '../shared/errors.js'
@@ -51,7 +50,7 @@ export async function linkRecord(
   id: number,
 ): Promise<LinkRecord> {
   const row = await services.links.get(userId, id)
-  return (await presentLinks(services.presenter, userId, [row]))[0]!
+  return (await services.presenter.present(userId, [row]))[0]!
 }
 
 /**

@@ -5,7 +5,6 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { DashboardServices } from './context.js'
-import { presentLinks } from '../links/record.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { NotFoundError } from '../shared/errors.js'
 import type { StatsLink } from './link-stats-page.js'
@@ -39,7 +38,7 @@ export async function ownLink(
   if (!/^[0-9]{1,15}$/.test(id)) return null
   try {
     const row = await services.links.get(userId, Number(id))
-    const [record] = await presentLinks(services.presenter, userId, [row])
+    const [record] = await services.presenter.present(userId, [row])
     const { alias, title } = row
     return { id: row.id, alias, title, shortUrl: record!.short_url, createdAt: row.created_at }
   } catch (error) {

@@ -24,7 +24,7 @@ import { registerBodyParsers } from '../body.js'
 import type { DomainService } from '../../domains/service.js'
 import type { ImportService } from '../../imports/service.js'
 import type { QrCodes } from '../../links/qr-codes.js'
-import type { LinkPresenterDeps } from '../../links/record.js'
+import type { LinkPresenter } from '../../links/record.js'
 import type { LinkService } from '../../links/service.js'
 import type { PixelService } from '../../pixels/service.js'
 import type { SpaceService } from '../../spaces/service.js'
@@ -36,7 +36,7 @@ import type { WebhookService } from '../../webhooks/service.js'
 export interface ApiServices {
   users: UserService
   links: LinkService
-  presenter: LinkPresenterDeps
+  presenter: LinkPresenter
   qrCodes: QrCodes
   pixels: PixelService
   spaces: SpaceService

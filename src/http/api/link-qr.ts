@@ -13,13 +13,13 @@ import { NotFoundError, TooManyAttemptsError } from '../../shared/errors.js'
 import { ErrorBody, IdParams, Type, ValidationErrorBody, type Static } from '../../shared/schema.js'
 import { QR_DEFAULT_SIZE, QR_IMAGES_PER_MINUTE, qrFilename, QrQuery } from '../../links/qr.js'
 import type { QrCodes } from '../../links/qr-codes.js'
-import { presentLinks, type LinkPresenterDeps } from '../../links/record.js'
+import type { LinkPresenter } from '../../links/record.js'
 import type { LinkService } from '../../links/service.js'
 
 export function qrRoutes(
   app: FastifyInstance,
   links: LinkService,
-  presenter: LinkPresenterDeps,
+  presenter: LinkPresenter,
   qr: { codes: QrCodes; limit: RequestLimit },
 ): void {
   app.get<{ Params: Static<typeof IdParams>; Querystring: QrQuery }>('/links/:id/qr', {
@@ -57,7 +57,7 @@ export function qrRoutes(
       if (wait > 0) throw new TooManyAttemptsError(wait)
       const row = await links.get(userId, Number(request.params.id))
       schemaErrors(request).throwIfAny()
-      const [record] = await presentLinks(presenter, userId, [row])
+      const [record] = await presenter.present(userId, [row])
       const { format = 'svg', size = QR_DEFAULT_SIZE } = request.query
       const image = await qr.codes.image(record!.short_url, format, size)
       // Shown by a browser, yet saved under a useful name by `curl -OJ` or "Save as".

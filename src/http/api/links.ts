@@ -5,7 +5,7 @@ import { userIdOf } from '../auth.js'
 import { registerCrud } from '../crud.js'
 import { ErrorBody, StringEnum, Type, ValidationErrorBody } from '../../shared/schema.js'
 import { sendLinksExport } from './link-export.js'
-import type { LinkPresenterDeps } from '../../links/record.js'
+import type { LinkPresenter } from '../../links/record.js'
 import {
   LinkCreateBody,
   LinkListQuery,
@@ -30,7 +30,7 @@ export type LinkExportQuery = LinkListQuery & { format?: 'csv' | 'json' }
  * `GET /api/v1/links/export`: the links of the list's filters, streamed in id order (paging and
  * sorting parameters are accepted and have no effect). Registered before `/links/:id`.
  */
-function exportRoute(app: FastifyInstance, links: LinkService, presenter: LinkPresenterDeps) {
+function exportRoute(app: FastifyInstance, links: LinkService, presenter: LinkPresenter) {
   app.get<{ Querystring: LinkExportQuery }>('/links/export', {
     preValidation: acceptAliases('query', {
       ...LINK_LIST_ALIASES,
@@ -66,7 +66,7 @@ function exportRoute(app: FastifyInstance, links: LinkService, presenter: LinkPr
 export function linkRoutes(
   app: FastifyInstance,
   links: LinkService,
-  presenter: LinkPresenterDeps,
+  presenter: LinkPresenter,
   publicUrl: URL,
   defaultDomainId: () => number | null,
 ): void {
