@@ -21,6 +21,7 @@ import { linkCounts } from './migrations/0014-link-counts.js'
 import { postgresLinkCounts } from './migrations/0015-postgres-link-counts.js'
 import { shortAliasSuffixes } from './migrations/0016-short-alias-suffixes.js'
 import { searchChangedText } from './migrations/0017-search-changed-text.js'
+import { standardSearch } from './migrations/0020-standard-search.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -41,6 +42,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0015-postgres-link-counts': postgresLinkCounts(dialect),
     '0016-short-alias-suffixes': shortAliasSuffixes(dialect),
     '0017-search-changed-text': searchChangedText(dialect),
+    '0020-standard-search': standardSearch(dialect),
   }
 }
 
