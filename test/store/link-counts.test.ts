@@ -161,6 +161,7 @@ it('are filled from the links already there when the migration runs', async () =
         '0015-postgres-link-counts',
         '0016-short-alias-suffixes',
         '0017-search-changed-text',
+        '0020-standard-search',
       ],
     })
     expect(await counts(db)).toEqual({ kept: { 1: 7, 2: 3 }, real: { 1: 7, 2: 3 } })
@@ -376,6 +377,7 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL, filled', 
         '0015-postgres-link-counts',
         '0016-short-alias-suffixes',
         '0017-search-changed-text',
+        '0020-standard-search',
       ],
     })
     expect(await counts(db)).toEqual({
