@@ -109,15 +109,18 @@ async function found(field: string, term: string): Promise<number[]> {
 }
 
 describe('search terms that are SQL or FTS5 syntax', () => {
-  it.each(TERMS)('finds exactly the links holding %j by alias, URL and title', async (term, some) => {
-    let any = 0
-    for (const field of ['alias', 'url', 'title'] as const) {
-      const expected = holding(field, term)
-      any += expected.length
-      expect(await found(field, term), `${field} ${JSON.stringify(term)}`).toEqual(expected)
-    }
-    expect(any > 0).toBe(some)
-  })
+  it.each(TERMS)(
+    'finds exactly the links holding %j by alias, URL and title',
+    async (term, some) => {
+      let any = 0
+      for (const field of ['alias', 'url', 'title'] as const) {
+        const expected = holding(field, term)
+        any += expected.length
+        expect(await found(field, term), `${field} ${JSON.stringify(term)}`).toEqual(expected)
+      }
+      expect(any > 0).toBe(some)
+    },
+  )
 
   it('answers the term that once reached SQLite as SQL text with 200 and no link', async () => {
     const res = await t.call('GET', `${API}/links?search=%27%22%5C%00&search_by=title`)
