@@ -18,6 +18,7 @@ import { strictlyCoercing } from './http/coercion.js'
 import { isApiPath, sendError, sendRawError } from './http/error-handler.js'
 import { apiNotFound, trackRoutes } from './http/not-found.js'
 import { readyRoute } from './http/ready.js'
+import { tlsRoutes } from './http/tls-routes.js'
 import { notFoundPage } from './pages/index.js'
 import { CountingAttemptLimiter } from './limits/attempt-limiter.js'
 import { RequestLimit } from './limits/request-limit.js'
@@ -162,6 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const worker = cluster.isWorker && cluster.worker ? { worker: cluster.worker.id } : {}
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', ...worker }))
   readyRoute(app, options.services.db, options.redis ?? null)
+  tlsRoutes(app, options.services.domains, config.tlsAskFrom)
 
   // One count of QR images per user, for the API and the dashboard together.
   const qrLimit = new RequestLimit(counters, 'qr', QR_IMAGES_PER_MINUTE)

@@ -2,6 +2,7 @@
  * Configuration: environment variables, parsed and validated once at start-up.
  * A bad value throws a ConfigError whose message names the variable; the CLI prints it on one line.
  */
+import proxyAddr from '@fastify/proxy-addr'
 import { isAllowListEntry } from './outbound/address-policy.js'
 
 export class ConfigError extends Error {}
@@ -32,6 +33,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Non-public hosts, addresses and CIDRs an import through the API may reach. */
   importAllowedHosts: string[]
+  /** Addresses/CIDRs (or `loopback`, `linklocal`, `uniquelocal`) that may ask `/tls/allowed`. */
+  tlsAskFrom: string[]
 }
 
 type Env = Record<string, string | undefined>
@@ -89,6 +92,11 @@ export const CONFIG_VARIABLES = [
     'IMPORT_ALLOWED_HOSTS',
     '(none)',
     'Comma list of private hosts, addresses or CIDRs an import through the API may reach (only public addresses otherwise).',
+  ],
+  [
+    'TLS_ASK_FROM',
+    'loopback',
+    'Comma list of addresses/CIDRs that may ask `GET /tls/allowed` (the TLS proxy); others get 404.',
   ],
 ] as const
 
@@ -164,6 +172,23 @@ function allowList(env: Env, name: string): string[] {
   return entries
 }
 
+/** TLS_ASK_FROM: addresses, CIDRs or proxy-addr's names, as proxy-addr reads them. */
+function tlsAskFrom(env: Env): string[] {
+  const raw = env.TLS_ASK_FROM?.trim()
+  if (!raw) return ['loopback']
+  const entries = raw.split(',').map((e) => e.trim())
+  for (const entry of entries) {
+    try {
+      proxyAddr.compile(entry)
+    } catch {
+      throw new ConfigError(
+        `TLS_ASK_FROM must be a comma list of addresses or CIDRs (or loopback), got "${entry}"`,
+      )
+    }
+  }
+  return entries
+}
+
 function publicUrl(env: Env, port: number): URL {
   const raw = env.PUBLIC_URL?.trim() || `http://localhost:${port}`
   let url: URL
@@ -228,5 +253,6 @@ export function loadConfig(env: Env = process.env): Config {
       'info',
     ),
     importAllowedHosts: allowList(env, 'IMPORT_ALLOWED_HOSTS'),
+    tlsAskFrom: tlsAskFrom(env),
   }
 }
