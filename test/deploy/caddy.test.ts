@@ -8,6 +8,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { request as plainRequest } from 'node:http'
 import { request } from 'node:https'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -214,6 +215,31 @@ describe.runIf(caddy.ok)('Caddy in front of slink (deploy/Caddyfile, on-demand T
     await expect(handshake('brief.example.org')).rejects.toMatchObject({
       code: 'ERR_SSL_TLSV1_ALERT_INTERNAL_ERROR',
     })
+  })
+
+  it('sends plain HTTP on port 80 to HTTPS (308)', async () => {
+    const answer = await new Promise<{ status: number; location: string | undefined }>(
+      (resolve, reject) => {
+        const req = plainRequest(
+          {
+            host: '127.0.0.1',
+            port: httpPort,
+            path: '/promo?x=1',
+            agent: false,
+            headers: { host: 'links.example.org' },
+          },
+          (res) => {
+            res.resume()
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, location: res.headers.location }),
+            )
+          },
+        )
+        req.on('error', reject)
+        req.end()
+      },
+    )
+    expect(answer).toEqual({ status: 308, location: 'https://links.example.org/promo?x=1' })
   })
 
   it('passes the visitor’s address to slink in X-Forwarded-For', async () => {
