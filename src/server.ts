@@ -112,6 +112,7 @@ export async function startService(
     signInLimits: signInLimits(counters),
     defaultDomainId: () => defaultDomain.id,
     counters,
+    redis,
   })
   // Every process sends webhook deliveries; claims make each one go out once.
   const dispatcher = new WebhookDispatcher(db, {

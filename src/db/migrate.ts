@@ -76,6 +76,15 @@ export async function migrate(db: Db): Promise<MigrationReport> {
   }
 }
 
+/** The migrations this version knows that the database has not applied (none: the schema is current). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db: db.kysely as unknown as Kysely<unknown>,
+    provider: new CodeMigrations(db.dialect),
+  })
+  return (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name)
+}
+
 /** Every migration this version knows, in the order they apply. */
 export function migrationNames(): string[] {
   return Object.keys(migrations('sqlite')).sort()
