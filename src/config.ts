@@ -2,6 +2,7 @@
  * Configuration: environment variables, parsed and validated once at start-up.
  * A bad value throws a ConfigError whose message names the variable; the CLI prints it on one line.
  */
+import proxyAddr from '@fastify/proxy-addr'
 import { isAllowListEntry } from './outbound/address-policy.js'
 
 export class ConfigError extends Error {}
@@ -34,6 +35,8 @@ export interface Config {
   importAllowedHosts: string[]
   /** Days raw click-log rows are kept; null keeps them all (daily statistics are always kept). */
   clickLogDays: number | null
+  /** Addresses/CIDRs (or `loopback`, `linklocal`, `uniquelocal`) that may ask `/tls/allowed`. */
+  tlsAskFrom: string[]
 }
 
 type Env = Record<string, string | undefined>
@@ -96,6 +99,11 @@ export const CONFIG_VARIABLES = [
     'CLICK_LOG_DAYS',
     '(keep all)',
     'Days the raw click log is kept (1 to 36500); older rows are removed hourly. Daily statistics are kept for ever.',
+  ],
+  [
+    'TLS_ASK_FROM',
+    'loopback',
+    'Comma list of addresses/CIDRs that may ask `GET /tls/allowed` (the TLS proxy); others get 404.',
   ],
 ] as const
 
@@ -171,6 +179,23 @@ function allowList(env: Env, name: string): string[] {
   return entries
 }
 
+/** TLS_ASK_FROM: addresses, CIDRs or proxy-addr's names, as proxy-addr reads them. */
+function tlsAskFrom(env: Env): string[] {
+  const raw = env.TLS_ASK_FROM?.trim()
+  if (!raw) return ['loopback']
+  const entries = raw.split(',').map((e) => e.trim())
+  for (const entry of entries) {
+    try {
+      proxyAddr.compile(entry)
+    } catch {
+      throw new ConfigError(
+        `TLS_ASK_FROM must be a comma list of addresses or CIDRs (or loopback), got "${entry}"`,
+      )
+    }
+  }
+  return entries
+}
+
 function publicUrl(env: Env, port: number): URL {
   const raw = env.PUBLIC_URL?.trim() || `http://localhost:${port}`
   let url: URL
@@ -236,5 +261,6 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     importAllowedHosts: allowList(env, 'IMPORT_ALLOWED_HOSTS'),
     clickLogDays: env.CLICK_LOG_DAYS?.trim() ? integer(env, 'CLICK_LOG_DAYS', 0, 1, 36_500) : null,
+    tlsAskFrom: tlsAskFrom(env),
   }
 }

@@ -63,24 +63,11 @@ export class WorkerChannel implements ClickChannel {
   private readonly progress: (() => void)[] = []
 
   /**
-   * `script`: the worker thread's entry, its own file (threads/click-writer.ts), started by the composition root.
-   * `searchIndex`: the thread also runs SQLite's search indexer (see `indexSearch`).
-   * `writeLock`: the request thread's turns at SQLite's write lock, which the thread's writes
-   * take after the request thread's (db/write-lock.ts, WriteLockTurns).
+   * `script`: the worker thread's entry, its own file (threads/click-writer.ts), started by the
+   * composition root.
    */
-  constructor(
-    script: URL,
-    database: DatabaseConfig,
-    onError: (error: unknown) => void,
-    options: { searchIndex?: boolean; writeLock?: SharedArrayBuffer } = {},
-  ) {
-    this.worker = new Worker(script, {
-      workerData: {
-        database,
-        searchIndex: options.searchIndex === true,
-        writeLock: options.writeLock ?? null,
-      },
-    })
+  constructor(script: URL, database: DatabaseConfig, onError: (error: unknown) => void) {
+    this.worker = new Worker(script, { workerData: { database } })
     this.worker.on('message', (message: FromWorker) => {
       if (message.type === 'finished') {
         this.finished = message.count
@@ -102,11 +89,6 @@ export class WorkerChannel implements ClickChannel {
 
   get backlog(): number {
     return this.sent - this.finished
-  }
-
-  /** Links changed: the thread's search indexer takes the pending ones now. */
-  indexSearch(): void {
-    this.worker.postMessage({ type: 'index' })
   }
 
   onProgress(listener: () => void): void {

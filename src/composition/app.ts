@@ -8,6 +8,7 @@ import AjvCompiler from '@fastify/ajv-compiler'
 import cluster from 'node:cluster'
 import { createServer, type Server } from 'node:http'
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import type { Redis } from 'ioredis'
 import type { Config, TrustProxy } from '../config.js'
 import { createDashboard } from '../dashboard/routes.js'
 import { SIGN_IN_LIMITS, type SignInLimits } from '../dashboard/sign-in-limits.js'
@@ -16,6 +17,8 @@ import { BODY_LIMIT, parseQuery } from '../http/body.js'
 import { strictlyCoercing } from '../http/coercion.js'
 import { isApiPath, sendError, sendRawError } from '../http/error-handler.js'
 import { apiNotFound, trackRoutes } from '../http/not-found.js'
+import { readyRoute } from '../http/ready.js'
+import { tlsRoutes } from '../http/tls-routes.js'
 import { notFoundPage } from '../pages/index.js'
 import { CountingAttemptLimiter } from '../limits/attempt-limiter.js'
 import { RequestLimit } from '../limits/request-limit.js'
@@ -48,6 +51,8 @@ export interface AppOptions {
   redirects?: Redirects
   /** Sign-in limits of the dashboard (default: in this process, see SIGN_IN_LIMITS). */
   signInLimits?: SignInLimits
+  /** The Redis connection when REDIS_URL is set: `/ready` asks it too. */
+  redis?: Redis | null
 }
 
 /**
@@ -165,6 +170,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // tell which process holds a connection.
   const worker = cluster.isWorker && cluster.worker ? { worker: cluster.worker.id } : {}
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok', ...worker }))
+  readyRoute(app, options.services.db, options.redis ?? null)
+  tlsRoutes(app, options.services.domains, config.tlsAskFrom)
 
   // One count of QR images per user, for the API and the dashboard together.
   const qrLimit = new RequestLimit(counters, 'qr', QR_IMAGES_PER_MINUTE)

@@ -43,8 +43,6 @@ export async function prepareDatabase(config: Config, say: (line: string) => voi
   try {
     await migrate(db)
     const services = createServices(db, { titleFetch: false })
-    const rebuilt = await services.searchIndex?.rebuildIfBehind()
-    if (rebuilt) say(`Rebuilt the search index: ${rebuilt} links had changed since it last ran.`)
     const first = await services.users.ensureFirstUser(config.initialApiKey)
     await services.domains.ensureDefault(config.publicUrl)
     if (first) {
@@ -114,6 +112,7 @@ export async function startService(
     signInLimits: signInLimits(counters),
     defaultDomainId: () => defaultDomain.id,
     counters,
+    redis,
   })
   // Every process sends webhook deliveries; claims make each one go out once.
   const dispatcher = new WebhookDispatcher(db, {
@@ -128,8 +127,6 @@ export async function startService(
   sweepImports()
   const importSweep = setInterval(sweepImports, HEARTBEAT_MS)
   importSweep.unref()
-  // Links changed while no process indexed them (a stop, the CLI) are indexed now and by sweeps.
-  services.searchIndex?.start(log('search indexing failed; will retry'))
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   if (!options.worker) {
@@ -178,7 +175,6 @@ export async function startService(
       await Promise.all([redis?.quit().catch(() => {}), subscriber?.quit().catch(() => {})])
       await titlesStopped()
       await retention?.stop()
-      await services.searchIndex?.stop()
       await db.close()
     })())
   return { app, services, redirects, port, stop }

@@ -15,7 +15,6 @@ import type { LinkSnapshot, LinkSnapshotsOf } from '../events/types.js'
 import { QrCodes } from '../links/qr-codes.js'
 import { linkPresenter } from '../links/record.js'
 import { LinkService } from '../links/service.js'
-import { SearchIndexer } from '../links/search-indexer.js'
 import { SqlLinkStore } from '../links/store.js'
 import { TitleQueue } from '../links/title-queue.js'
 import type { TitleFetchOptions } from '../links/title-fetch.js'
@@ -74,10 +73,6 @@ export function createServices(db: Db, options: ServiceOptions) {
   // The webhooks' outbox is another: its rows are written in the change's transaction.
   const outbox = new WebhookOutbox(db)
   events.withinTransaction((raised) => outbox.record(raised))
-  // SQLite's search index follows the links off the write path (migration 0011): a committed
-  // change of this process asks for a batch soon; the server sweeps for other processes' ones.
-  const searchIndex = db.dialect === 'sqlite' ? new SearchIndexer(db) : null
-  if (searchIndex) events.afterCommit(() => searchIndex.nudge())
   const queuedListeners: (() => void)[] = []
   const linkKeys = stores.links.keysOf.bind(stores.links)
   const titles =
@@ -130,7 +125,6 @@ export function createServices(db: Db, options: ServiceOptions) {
     changes,
     events,
     titles,
-    searchIndex,
     presenter,
     users,
     sessions,

@@ -100,6 +100,8 @@ export const RESERVED_ALIASES = new Set([
   'docs',
   'health',
   'healthz',
+  'ready',
+  'tls',
   'stats',
   'static',
   'admin',

@@ -9,22 +9,17 @@ import { parentPort, workerData } from 'node:worker_threads'
 import type { DatabaseConfig } from '../config.js'
 import { checkpoint } from '../db/checkpoint.js'
 import { openDatabase } from '../db/connect.js'
-import { shareWriteLock, WriteLockTurns } from '../db/write-lock.js'
 import type { ClickColumns } from '../clicks/columns.js'
 import { ClickDescriber } from '../clicks/describe.js'
 import { ClickGatherer } from '../clicks/gatherer.js'
 import { forgetClicksOfDeletedLinks, ORPHAN_SWEEP_MS } from '../clicks/orphans.js'
 import { clickStoreFor } from '../clicks/store.js'
 import { VisitorHasher } from '../clicks/visitor-hash.js'
-import { SearchIndexer } from '../links/search-indexer.js'
 import { WebhookOutbox } from '../webhooks/outbox.js'
 import { ClickWriter } from '../clicks/writer.js'
 
 type ToWorker =
-  | { type: 'clicks'; columns: ClickColumns }
-  | { type: 'settle'; id: number }
-  | { type: 'index' }
-  | { type: 'close' }
+  { type: 'clicks'; columns: ClickColumns } | { type: 'settle'; id: number } | { type: 'close' }
 
 const port = parentPort!
 const CHECKPOINT_MS = 1000
@@ -43,20 +38,8 @@ function yieldToRequests(): void {
   }
 }
 yieldToRequests()
-const {
-  database,
-  searchIndex: indexing,
-  writeLock,
-} = workerData as {
-  database: DatabaseConfig
-  searchIndex: boolean
-  writeLock: SharedArrayBuffer | null
-}
+const { database } = workerData as { database: DatabaseConfig }
 const db = openDatabase(database)
-// This thread's writes take SQLite's write lock after the request thread's (db/write-lock.ts).
-if (writeLock !== null && db.sqlite) {
-  shareWriteLock(db.sqlite, new WriteLockTurns(writeLock), 'background')
-}
 const hasher = new VisitorHasher(db)
 const outbox = new WebhookOutbox(db)
 // click.recorded deliveries, in batches, for the users whose webhooks hear clicks: planned and
@@ -102,16 +85,6 @@ const checkpoints = setInterval(() => {
 }, CHECKPOINT_MS)
 checkpoints.unref()
 
-// SQLite's search indexer runs here for the request thread (links/search-indexer.ts): its own
-// writes' batches when the request thread says links changed, and every process's on sweeps.
-const searchIndex = indexing && db.sqlite ? new SearchIndexer(db) : null
-searchIndex?.start((error) =>
-  port.postMessage({
-    type: 'error',
-    message: `search indexing failed; will retry: ${(error as Error).message}`,
-  }),
-)
-
 // The request thread bounds what it hands over by what is finished here (see ClickRecorder).
 let reported = 0
 const reportProgress = () => {
@@ -126,7 +99,6 @@ progress.unref()
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'clicks') gatherer.add(message.columns)
-  else if (message.type === 'index') searchIndex?.indexNow()
   else if (message.type === 'settle') {
     void gatherer.writeNow().then(() => port.postMessage({ type: 'settled', id: message.id }))
   } else {
@@ -134,8 +106,8 @@ port.on('message', (message: ToWorker) => {
     clearInterval(sweeps)
     clearInterval(progress)
     clearInterval(checkpoints)
-    void Promise.resolve(searchIndex?.stop())
-      .then(() => gatherer.close())
+    void gatherer
+      .close()
       .then(() => db.close())
       .then(() => port.postMessage({ type: 'closed' }))
   }

@@ -162,6 +162,7 @@ it('are filled from the links already there when the migration runs', async () =
         '0016-short-alias-suffixes',
         '0017-search-changed-text',
         '0019-short-key-prefixes',
+        '0020-standard-search',
         '0023-normalised-urls',
       ],
     })
@@ -379,6 +380,7 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL, filled', 
         '0016-short-alias-suffixes',
         '0017-search-changed-text',
         '0019-short-key-prefixes',
+        '0020-standard-search',
         '0023-normalised-urls',
       ],
     })
