@@ -260,6 +260,15 @@ describe('the layering of src/', () => {
     expect(offending).toEqual([])
   })
 
+  it('keeps the domain folders from importing the edges or the root (Fastify comes no way in)', () => {
+    const offending = imports
+      .filter(
+        (i) => DOMAIN_FOLDERS.includes(folderOf(i.from)) && EDGE_FOLDERS.includes(folderOf(i.to)),
+      )
+      .map((i) => `${relative(SRC, i.from)} → ${relative(SRC, i.to)}`)
+    expect(offending).toEqual([])
+  })
+
   it('keeps the redirect engine free of pages: it decides, the HTTP edge renders', () => {
     const offending = imports
       .filter((i) => inFolder(i.from, 'redirects') && inFolder(i.to, 'pages'))
