@@ -14,8 +14,17 @@ import { HTMX_PATH } from './assets.js'
 import { DASHBOARD_SCRIPT_PATH } from './dashboard-script.js'
 import { DASHBOARD_STYLESHEET } from './styles.js'
 
-/** htmx without eval, inline indicator styles, script tags in swapped content or a history cache. */
+/**
+ * htmx without eval, inline indicator styles, script tags in swapped content or a history cache;
+ * a 422 answer (a form's messages) is swapped in like a 200, other errors are not.
+ */
 export const HTMX_CONFIG = JSON.stringify({
+  responseHandling: [
+    { code: '204', swap: false },
+    { code: '[23]..', swap: true },
+    { code: '422', swap: true },
+    { code: '[45]..', swap: false, error: true },
+  ],
   allowEval: false,
   allowScriptTags: false,
   includeIndicatorStyles: false,

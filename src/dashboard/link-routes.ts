@@ -12,6 +12,7 @@ import type { RenderedPage } from '../pages/layout.js'
 import { ownDomainOf } from '../shared/domain-name.js'
 import { ValidationError } from '../shared/errors.js'
 import { linkActionRoutes } from './link-action-routes.js'
+import { shortenRoutes } from './shorten-routes.js'
 import {
   apiInput,
   applyRowAction,
@@ -196,4 +197,5 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
   })
 
   linkActionRoutes(app, options)
+  shortenRoutes(app, options, defaultDomainId)
 }

@@ -1,3 +1,4 @@
+import { FIRST_RUN_STYLES } from './first-run-styles.js'
 import { LINK_STYLES } from './link-styles.js'
 
 /**
@@ -64,4 +65,6 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{ou
 .cards td:empty{display:none}}
 
 ${LINK_STYLES}
+
+${FIRST_RUN_STYLES}
 `.trim()
