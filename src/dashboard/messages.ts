@@ -61,7 +61,7 @@ const RULES: Rule[] = [
     (n) => `${n} of an AdRoll pixel looks like ADVID-PIXID (two parts joined by a dash).`,
   ],
   [/ has already been taken\.$/, (n) => `${n} is already taken: choose another.`],
-  [/^The alias is reserved\.$/, (n) => `${n} is kept for slink's own pages: choose another.`],
+  [/^The alias is reserved\.$/, (n) => `${n} is kept for slink’s own pages: choose another.`],
   [/^The selected .+ is invalid\.$/, (n) => `Choose ${n} from the list.`],
 ]
 

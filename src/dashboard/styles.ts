@@ -1,4 +1,5 @@
 import { FIRST_RUN_STYLES } from './first-run-styles.js'
+import { LINK_FORM_STYLES } from './link-form-styles.js'
 import { LINK_STYLES } from './link-styles.js'
 
 /**
@@ -67,4 +68,6 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{ou
 ${LINK_STYLES}
 
 ${FIRST_RUN_STYLES}
+
+${LINK_FORM_STYLES}
 `.trim()

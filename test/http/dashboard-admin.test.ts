@@ -346,8 +346,10 @@ describe('dashboard admin', () => {
         not_found_page: '',
       })
       expectStatus(bad, 422)
-      expect(bad.body).toContain('The name has already been taken.')
-      expect(bad.body).toContain('The index page field must be a valid URL.')
+      expect(bad.body).toContain('“Domain name” is already taken: choose another.')
+      expect(bad.body).toContain(
+        '“Index page” must be a web address, such as https://example.org/page.',
+      )
       expectStatus(await admin.get(`/dashboard/admin/domains/${id}/delete`), 200)
       const gone = await admin.post(`/dashboard/admin/domains/${id}/delete`, { _csrf: csrf })
       expectStatus(gone, 303)
