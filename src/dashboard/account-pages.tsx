@@ -7,6 +7,7 @@ import type { Form } from './context.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { CsrfField, TextField } from './components.js'
 import { dashboardPage, type Viewer } from './shell.js'
+import { Bookmarklet } from './shell-extras.js'
 
 export interface PasswordChangeErrors {
   current_password?: string
@@ -24,6 +25,8 @@ export interface AccountPageInput {
   profile?: { values: Form; errors: FieldMessages }
   /** A failed key creation, with what was typed. */
   newKey?: { values: Form; errors: FieldMessages }
+  /** The dashboard's origin, for the bookmarklet. */
+  origin: string
 }
 
 const when = (ms: number | null) =>
@@ -154,6 +157,7 @@ export function accountPage(viewer: Viewer, user: UserRow, input: AccountPageInp
             </div>
           </form>
         </section>
+        <Bookmarklet origin={input.origin} />
         <section class="panel" aria-labelledby="password-heading">
           <h2 id="password-heading">Change password</h2>
           <p class="muted small">Changing it signs you out everywhere else.</p>

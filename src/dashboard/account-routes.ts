@@ -62,13 +62,15 @@ export function accountRoutes(
     reply: FastifyReply,
     status: number,
     who: SignedIn,
-    input: Omit<AccountPageInput, 'keys' | 'timeZones'>,
+    input: Omit<AccountPageInput, 'keys' | 'timeZones' | 'origin'>,
   ): Promise<FastifyReply> {
     const keys = await services.users.listKeys(who.user.id)
     const rendered = accountPage(ctx.viewerOf(who), who.user, {
       ...input,
       keys,
       timeZones: TIME_ZONES,
+      // The address this page was opened at, on the configured scheme (a proxy may end TLS).
+      origin: `${ctx.config.publicUrl.protocol}//${reply.request.host}`,
     })
     return send(reply, status, rendered)
   }

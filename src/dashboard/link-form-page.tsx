@@ -93,8 +93,7 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
           </ul>
         </section>
       ) : null}
-      <fieldset class="panel link-main">
-        <legend class="visually-hidden">Link</legend>
+      <div class="panel link-main">
         <Input
           name="url"
           label="Destination URL"
@@ -140,7 +139,7 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
           errors={errors}
           hint="Leave it empty to use the title of the destination page."
         />
-      </fieldset>
+      </div>
       <div class="panel options">
         <Section
           id="access"

@@ -5,7 +5,8 @@
  * `:has()`, so they work without JavaScript.
  */
 export const LINK_FORM_STYLES = `
-.link-main .field:first-of-type label{margin-top:0}
+.link-main>.field:first-of-type label{margin-top:0}
+.link-form .pair{grid-template-columns:repeat(auto-fit,minmax(min(100%,12rem),1fr))}
 .label-like{font-weight:600;margin:.75rem 0 .35rem}
 .options{padding:0}
 .option+.option{border-top:1px solid var(--line)}

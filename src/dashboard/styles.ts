@@ -1,6 +1,7 @@
 import { FIRST_RUN_STYLES } from './first-run-styles.js'
 import { LINK_FORM_STYLES } from './link-form-styles.js'
 import { LINK_STYLES } from './link-styles.js'
+import { THEME_STYLES } from './theme-styles.js'
 
 /**
  * The dashboard's additions to the pages' stylesheet (same colours, same dark mode): a top bar
@@ -70,4 +71,6 @@ ${LINK_STYLES}
 ${FIRST_RUN_STYLES}
 
 ${LINK_FORM_STYLES}
+
+${THEME_STYLES}
 `.trim()
