@@ -90,6 +90,14 @@ export const DASHBOARD_SCRIPT = `'use strict';
     ).then(function () { setTimeout(function () { button.textContent = label; }, 2000); });
   });
   document.addEventListener('change', function (event) {
+    var select = event.target;
+    if (!(select instanceof HTMLSelectElement) || !select.id) return;
+    var state = document.querySelector('[data-follows="' + select.id + '"]');
+    if (!state) return;
+    var states = JSON.parse(state.getAttribute('data-states') || '{}');
+    if (Object.prototype.hasOwnProperty.call(states, select.value)) state.textContent = states[select.value];
+  });
+  document.addEventListener('change', function (event) {
     var box = event.target;
     if (!(box instanceof HTMLInputElement) || box.id !== 'select-all') return;
     document.querySelectorAll('input[name="ids[]"][type="checkbox"]').forEach(function (c) {

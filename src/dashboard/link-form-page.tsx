@@ -13,7 +13,7 @@ import { safeHref } from '../pages/safe-values.js'
 import { CsrfField } from './components.js'
 import { Checkbox, Input, Select } from './form-fields.js'
 import type { LinkFormValues } from './link-form.js'
-import { summaries } from './link-form-summaries.js'
+import { PRIVACY_STATES, summaries, TARGET_STATES } from './link-form-summaries.js'
 import { inPeoplesWords, linkNaming } from './messages.js'
 import { Targeting, type FocusHint } from './link-targeting.js'
 import { dashboardPage, type Viewer } from './shell.js'
@@ -52,13 +52,20 @@ function Section(props: {
   name: string
   state: string
   open: boolean
+  /** A select whose choice the dashboard script writes into the summary as it changes. */
+  follows?: { select: string; states: Record<string, string> }
   children: ComponentChildren
 }) {
   return (
     <details class="option" id={`section-${props.id}`} open={props.open || undefined}>
       <summary>
         <span class="option-name">{props.name}</span>
-        <span class="option-state" id={`state-${props.id}`}>
+        <span
+          class="option-state"
+          id={`state-${props.id}`}
+          data-follows={props.follows?.select}
+          data-states={props.follows ? JSON.stringify(props.follows.states) : undefined}
+        >
           {props.state}
         </span>
       </summary>
@@ -183,6 +190,7 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
           id="statistics"
           name="Statistics page"
           state={state.statistics}
+          follows={{ select: 'privacy', states: PRIVACY_STATES }}
           open={failed('statistics')}
         >
           <div class="statistics-options">
@@ -279,6 +287,7 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
           id="targeting"
           name="Targeting"
           state={state.targeting}
+          follows={{ select: 'target_type', states: TARGET_STATES }}
           open={failed('targeting') || props.focus !== null}
         >
           <Targeting values={values} errors={errors} action={action} focus={props.focus} />

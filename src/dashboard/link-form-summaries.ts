@@ -13,6 +13,22 @@ export interface Summaries {
   organise: string
 }
 
+/** What the statistics section says for each choice of `privacy`. */
+export const PRIVACY_STATES: Record<string, string> = {
+  '0': 'Public',
+  '1': 'Only me',
+  '2': 'With a password',
+}
+
+/** What the targeting section says for a choice of `target_type` before its rows are counted. */
+export const TARGET_STATES: Record<string, string> = {
+  '0': 'Off: always the destination URL',
+  '1': 'Countries',
+  '2': 'Platforms',
+  '3': 'Languages',
+  '4': 'Rotation',
+}
+
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 /** `2026-12-03` and `18:00` as "3 Dec 2026, 18:00" (the account's own clock, as typed). */
@@ -43,8 +59,7 @@ export function summaries(
     values.disabled === '1' ? 'Disabled' : 'Active',
   ]
 
-  const statistics =
-    values.privacy === '1' ? 'Only me' : values.privacy === '2' ? 'With a password' : 'Public'
+  const statistics = PRIVACY_STATES[values.privacy] ?? 'Public'
 
   const on = expiryWords(values.expiration_date, values.expiration_time)
   const clicks = Number(values.expiration_clicks)
@@ -65,7 +80,7 @@ export function summaries(
     '3': `Languages: ${count(filled(values.language), 'rule', 'rules')}`,
     '4': `Rotation: ${count(filled(values.rotation), 'destination', 'destinations')}`,
   }
-  const targeting = lists[values.target_type] ?? 'Off: always the destination URL'
+  const targeting = lists[values.target_type] ?? TARGET_STATES['0']!
 
   const space = choices.spaces.find((s) => String(s.id) === values.space_id)
   const pixels = values.pixel_ids.length

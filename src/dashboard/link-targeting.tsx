@@ -140,7 +140,7 @@ export function Targeting(props: {
         label="Send visitors by"
         value={values.target_type}
         options={[
-          ['0', 'Nothing: always the destination URL'],
+          ['0', 'Off: always the destination URL'],
           ['1', 'Country'],
           ['2', 'Platform'],
           ['3', 'Language'],

@@ -166,6 +166,7 @@ describe.skipIf(!chromium.ok)('the dashboard’s first minute in Chromium', () =
       expect(await page.locator('#privacy_password').isVisible()).toBe(false)
       await page.selectOption('#privacy', '2')
       expect(await page.locator('#privacy_password').isVisible()).toBe(true)
+      expect(await page.locator('#state-statistics').textContent()).toBe('With a password')
       const shown = async () =>
         Promise.all(
           ['country', 'platform', 'language', 'rotation'].map((l) =>
@@ -177,6 +178,7 @@ describe.skipIf(!chromium.ok)('the dashboard’s first minute in Chromium', () =
       expect(await shown()).toEqual([true, false, false, false])
       await page.selectOption('#target_type', '4')
       expect(await shown()).toEqual([false, false, false, true])
+      expect(await page.locator('#state-targeting').textContent()).toBe('Rotation')
       await look(page, 'link-form-open', view)
       await expectNoCsp(page, violations)
     }

@@ -26,7 +26,7 @@ describe('dashboard link form sections', () => {
   /** The `<details>` of a section: whether it is open and what its summary says. */
   function section(html: string, id: string): { open: boolean; state: string } {
     const found = new RegExp(
-      `<details class="option" id="section-${id}"( open)?><summary><span class="option-name">[^<]*</span><span class="option-state" id="state-${id}">([^<]*)</span>`,
+      `<details class="option" id="section-${id}"( open)?><summary><span class="option-name">[^<]*</span><span class="option-state" id="state-${id}"[^>]*>([^<]*)</span>`,
     ).exec(html)
     if (!found) throw new Error(`no section ${id}`)
     return { open: found[1] !== undefined, state: found[2]! }
