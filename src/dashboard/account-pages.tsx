@@ -6,6 +6,7 @@ import type { FieldMessages } from '../shared/errors.js'
 import type { Form } from './context.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { CsrfField, TextField } from './components.js'
+import { inPeoplesWords, labelled } from './messages.js'
 import { dashboardPage, type Viewer } from './shell.js'
 import { Bookmarklet } from './shell-extras.js'
 
@@ -29,6 +30,14 @@ export interface AccountPageInput {
   origin: string
 }
 
+/** The labels of the profile and key forms, which their messages name. */
+const ACCOUNT_NAMING = labelled({
+  name: 'Name',
+  email: 'Email',
+  timezone: 'Time zone',
+  key_name: "New key's name",
+})
+
 const when = (ms: number | null) =>
   ms === null ? 'Never' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
 
@@ -39,7 +48,8 @@ function firstOf(errors: FieldMessages | undefined, name: string): string | null
 export function accountPage(viewer: Viewer, user: UserRow, input: AccountPageInput): RenderedPage {
   const errors = input.errors ?? {}
   const profile = input.profile?.values ?? {}
-  const profileErrors = input.profile?.errors
+  const profileErrors = input.profile && inPeoplesWords(input.profile.errors, ACCOUNT_NAMING)
+  const keyErrors = input.newKey && inPeoplesWords(input.newKey.errors, ACCOUNT_NAMING)
   const zone = profile.timezone ?? user.timezone
   const zones = input.timeZones.includes(zone) ? input.timeZones : [zone, ...input.timeZones]
   return dashboardPage({
@@ -150,7 +160,7 @@ export function accountPage(viewer: Viewer, user: UserRow, input: AccountPageInp
               name="key_name"
               label="New key's name (up to 64 characters)"
               value={input.newKey?.values.key_name ?? ''}
-              error={firstOf(input.newKey?.errors, 'key_name')}
+              error={firstOf(keyErrors, 'key_name')}
             />
             <div class="actions">
               <button type="submit">Create API key</button>
