@@ -91,7 +91,10 @@ export function ShortenBox(props: ShortenState & { csrf: string; from: ShortenFr
   const failed = errors.length > 0
   return (
     <section class="panel shorten" id="shorten" aria-labelledby="shorten-heading">
-      <h2 id="shorten-heading">Shorten a link</h2>
+      {/* The Shorten page's own heading says it already. */}
+      <h2 id="shorten-heading" class={props.from === 'shorten' ? 'visually-hidden' : undefined}>
+        Shorten a link
+      </h2>
       <form
         method="post"
         action="/dashboard/shorten"
