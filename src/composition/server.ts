@@ -68,7 +68,10 @@ export async function startService(
 ): Promise<RunningService> {
   if (!options.worker) await prepareDatabase(config, say)
   const db = openDatabase(config.database)
-  const log = (message: string) => (error: unknown) => app.log.error({ err: error }, message)
+  // Until the app (and its logger) exists, errors go to `say`.
+  let logError = (error: unknown, message: string) =>
+    say(`${message}: ${error instanceof Error ? error.message : String(error)}`)
+  const log = (message: string) => (error: unknown) => logError(error, message)
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log('Redis is unreachable')) : null
   const services = createServices(db, {
     ...serviceOptionsFrom(config),
@@ -114,6 +117,7 @@ export async function startService(
     counters,
     redis,
   })
+  logError = (error, message) => app.log.error({ err: error }, message)
   // Every process sends webhook deliveries; claims make each one go out once.
   const dispatcher = new WebhookDispatcher(db, {
     policy: services.webhookPolicy,

@@ -10,6 +10,7 @@ import { safeHref } from '../pages/safe-values.js'
 import { BulkBar, RowActions, SelectAll, SelectLink, ShortLink } from './link-row-actions.js'
 import { FilterSelect, OrderAndRows, RefusedFilters } from './components.js'
 import { dashboardPage, type Viewer } from './shell.js'
+import { ShortenBox } from './shorten-box.js'
 
 const numbers = new Intl.NumberFormat('en-US')
 
@@ -27,6 +28,18 @@ export interface LinksPageInput {
   now: number
   /** What a row or bulk action just did, if anything. */
   notice?: string | null
+  /** The link the shorten box just made (a plain post's `?shortened=<id>`). */
+  shortened?: LinkRecord | null
+}
+
+/** Whether the list is narrowed by anything but its order and page size. */
+function filtered(query: LinkListQuery): boolean {
+  const { search, status, space_id, domain_id, pixel_id, space, domain } = query
+  return (
+    (search ?? '') !== '' ||
+    (status ?? 0) !== 0 ||
+    [space_id, domain_id, pixel_id, space, domain].some((v) => v !== undefined)
+  )
 }
 
 export function linkStatus(link: LinkRecord, now: number): 'active' | 'expired' | 'disabled' {
@@ -65,11 +78,7 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
             {input.notice}
           </p>
         ) : null}
-        <p>
-          <a class="button" href="/dashboard/links/new" id="new-link">
-            New link
-          </a>
-        </p>
+        <ShortenBox csrf={viewer.csrf} from="links" created={input.shortened ?? null} />
         <form class="panel filters" method="get" action="/dashboard/links" role="search">
           <div class="filter grow">
             <label for="filter-search">Search</label>
@@ -122,7 +131,9 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
         </form>
         <p class="muted" id="links-count" role="status">
           {input.total === 0
-            ? 'No links match.'
+            ? filtered(query)
+              ? 'No links match.'
+              : 'You have no links yet: paste a long URL in the box above and press Enter to make your first one.'
             : input.records.length === 0
               ? 'No links on this page.'
               : input.capped

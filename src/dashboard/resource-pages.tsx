@@ -9,6 +9,7 @@ import type { ComponentChildren } from 'preact'
 import type { RenderedPage } from '../pages/layout.js'
 import type { FieldMessages } from '../shared/errors.js'
 import { CsrfField, FilterSelect, OrderAndRows, RefusedFilters } from './components.js'
+import { inPeoplesWords, labelled } from './messages.js'
 import { dashboardPage, type Section, type Viewer } from './shell.js'
 
 const numbers = new Intl.NumberFormat('en-US')
@@ -263,7 +264,11 @@ export function resourceFormPage<Row extends { id: number }>(
   view: ResourceView<Row>,
   input: { id?: number; heading: string; values: Record<string, string>; errors?: FieldMessages },
 ): RenderedPage {
-  const errors = input.errors ?? {}
+  // The API's messages, naming the labels of this form.
+  const labels = Object.fromEntries(
+    view.fields.map((f) => [f.name, f.label.replace(/ \(optional\)$/, '')]),
+  )
+  const errors = inPeoplesWords(input.errors ?? {}, labelled(labels))
   const action = input.id === undefined ? view.base : `${view.base}/${input.id}`
   const failed = Object.keys(errors).length > 0
   return dashboardPage({

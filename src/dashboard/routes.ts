@@ -26,6 +26,7 @@ import { doneNotice } from './link-row-actions.js'
 import { importPages } from './import-routes.js'
 import { linksPage, linksQueryErrorPage } from './links-page.js'
 import { overviewPage } from './overview-page.js'
+import { shortenedLink } from './shorten-routes.js'
 import {
   csrfFailedPage,
   homePage,
@@ -234,8 +235,11 @@ export function createDashboard(options: DashboardOptions) {
 
           dashboard.get('/', { schema: { hide: true } }, async (request, reply) => {
             const me = signedInOf(request)
-            const data = await services.overview.overview(me.user.id)
-            return send(reply, 200, overviewPage(viewerOf(me), data))
+            const [data, shortened] = await Promise.all([
+              services.overview.overview(me.user.id),
+              shortenedLink(services, me.user.id, request.query),
+            ])
+            return send(reply, 200, overviewPage(viewerOf(me), data, shortened))
           })
 
           const listAliases = acceptAliases('query', {
@@ -258,13 +262,15 @@ export function createDashboard(options: DashboardOptions) {
               }
               const query = request.query as LinkListQuery
               const paging = pageRequest(query)
-              const [found, spaces] = await Promise.all([
+              const [found, spaces, shortened] = await Promise.all([
                 services.overview.linkPage(me.user.id, linkFilterOf(query), paging),
                 services.overview.spaces(me.user.id),
+                shortenedLink(services, me.user.id, query),
               ])
               const search = new URLSearchParams()
               for (const [name, value] of Object.entries(query)) {
-                if (name === 'page' || name === 'done' || value === undefined) continue
+                if (name === 'page' || name === 'done' || name === 'shortened') continue
+                if (value === undefined) continue
                 search.set(name, String(value))
               }
               return send(
@@ -281,6 +287,7 @@ export function createDashboard(options: DashboardOptions) {
                   spaces,
                   now: services.stats.now(),
                   notice: doneNotice((query as Form).done),
+                  shortened,
                 }),
               )
             },

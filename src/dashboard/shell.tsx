@@ -1,6 +1,6 @@
 /**
- * The signed-in layout: a skip link, the top bar (brand, navigation, who is signed in, sign
- * out) and the page's content. The navigation wraps on a phone; the current page is marked with
+ * The signed-in layout: a skip link, the top bar (brand, navigation, the theme button, who is
+ * signed in, sign out), the page's content and the keyboard shortcuts dialog. The navigation wraps on a phone; the current page is marked with
  * `aria-current`.
  */
 import type { ComponentChildren } from 'preact'
@@ -8,6 +8,7 @@ import type { RenderedPage } from '../pages/layout.js'
 import type { SafeHtml } from '../pages/html.js'
 import { CsrfField } from './components.js'
 import { renderDocument } from './document.js'
+import { ShortcutsDialog, ThemeToggle } from './shell-extras.js'
 
 export type Section =
   'overview' | 'links' | 'pixels' | 'spaces' | 'domains' | 'imports' | 'account' | 'admin'
@@ -66,6 +67,7 @@ export function dashboardPage(input: {
               </ul>
             </nav>
             <div class="who">
+              <ThemeToggle />
               <span id="viewer-name" title={viewer.email}>
                 {viewer.name}
               </span>
@@ -82,6 +84,7 @@ export function dashboardPage(input: {
           <h1>{input.title}</h1>
           {input.children}
         </main>
+        <ShortcutsDialog />
       </>
     ),
   })

@@ -1,4 +1,7 @@
+import { FIRST_RUN_STYLES } from './first-run-styles.js'
+import { LINK_FORM_STYLES } from './link-form-styles.js'
 import { LINK_STYLES } from './link-styles.js'
+import { THEME_STYLES } from './theme-styles.js'
 
 /**
  * The dashboard's additions to the pages' stylesheet (same colours, same dark mode): a top bar
@@ -64,4 +67,10 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{ou
 .cards td:empty{display:none}}
 
 ${LINK_STYLES}
+
+${FIRST_RUN_STYLES}
+
+${LINK_FORM_STYLES}
+
+${THEME_STYLES}
 `.trim()

@@ -115,10 +115,10 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
       page.click('text=Create pixel'),
     ])
     expect(await page.locator('#name-error').textContent()).toBe(
-      'The name field must not be greater than 32 characters.',
+      '“Name” is too long: at most 32 characters.',
     )
     expect(await page.locator('#value-error').textContent()).toBe(
-      'The value field must only contain letters, numbers, dashes, and underscores.',
+      '“Pixel ID” may only contain letters, digits, - and _.',
     )
     expect(await page.inputValue('#value')).toBe('not valid!')
     expect(await seriousAxe(page)).toEqual([])

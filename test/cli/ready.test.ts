@@ -1,7 +1,8 @@
 /**
  * `/ready` of the real `slink serve` with Redis configured (a Redis server of the test's own):
  * 200 while everything answers, 503 naming Redis once it is gone while `/health` stays 200,
- * and 200 again once Redis is back.
+ * and 200 again once Redis is back; and a service started while its Redis is down serves, says so
+ * in one line, and is not ready until Redis answers.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
@@ -75,6 +76,35 @@ describe.skipIf(!redisInstalled.ok)('GET /ready of slink serve', () => {
     } finally {
       await server.stop()
       redis.kill('SIGKILL')
+    }
+  })
+  it('starts while its Redis is down: one line says so, /health is 200 and /ready 503 until Redis answers', async () => {
+    const redisPort = await freePort()
+    const server = await startServer({
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      LOG_LEVEL: 'error',
+    })
+    let redis: ChildProcess | null = null
+    try {
+      await server.process.waitFor(/^Redis is unreachable: connect ECONNREFUSED/m, 5000)
+      expect((await server.send('/health')).status).toBe(200)
+      const down = await server.send('/ready')
+      expect(down.status).toBe(503)
+      expect(JSON.parse(down.body)).toEqual({
+        status: 'unavailable',
+        checks: { database: 'ok', schema: 'ok', redis: 'unreachable' },
+      })
+
+      redis = await startRedis(redisPort)
+      const again = await eventually(
+        async () => (await server.send('/ready')).status,
+        (status) => status === 200,
+        10_000,
+      )
+      expect(again).toBe(200)
+    } finally {
+      await server.stop()
+      redis?.kill('SIGKILL')
     }
   })
 })
