@@ -9,7 +9,7 @@ import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../config.js'
 import { tuneHeapForServing } from '../composition/heap-tuning.js'
 import { DatabaseUnavailableError, openDatabase } from '../db/connect.js'
 import { migrate } from '../db/migrate.js'
-import { createServices, type Services } from '../services.js'
+import { createServices, type Services } from '../composition/services.js'
 import { ValidationError } from '../shared/errors.js'
 import { connectRedis } from '../cluster/redis.js'
 import { IDLE_TIMEOUT_MS } from '../sessions/service.js'
@@ -138,7 +138,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
       const config = loadConfig(io.env)
       tuneHeapForServing()
       // Only serving needs the HTTP stack; the other commands start faster without it.
-      const { startService, stopOnSignals } = await import('../server.js')
+      const { startService, stopOnSignals } = await import('../composition/server.js')
       if (cluster.isWorker) {
         const { reportListening } = await import('../composition/cluster-workers.js')
         const starting = startService(config, out, { worker: true })

@@ -63,7 +63,8 @@ export class WorkerChannel implements ClickChannel {
   private readonly progress: (() => void)[] = []
 
   /**
-   * `script`: the worker thread's entry, built in the composition root (composition/click-worker.ts).
+   * `script`: the worker thread's entry, its own file (threads/click-writer.ts), started by the
+   * composition root.
    */
   constructor(script: URL, database: DatabaseConfig, onError: (error: unknown) => void) {
     this.worker = new Worker(script, { workerData: { database } })

@@ -6,7 +6,7 @@
  */
 import cluster, { type Worker } from 'node:cluster'
 import type { Config } from '../config.js'
-import { prepareDatabase } from '../server.js'
+import { prepareDatabase } from './server.js'
 import { serveCounters } from '../cluster/primary-counters.js'
 import { relayBetweenWorkers } from '../cluster/relays.js'
 import { startClickRetention } from './click-retention.js'

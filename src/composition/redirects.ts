@@ -14,7 +14,7 @@ import { WebhookOutbox } from '../webhooks/outbox.js'
 import type { Redis } from 'ioredis'
 import { RedisRotationCounter, SqlRotationCounter } from '../cluster/rotation.js'
 import type { Config } from '../config.js'
-import type { Services } from '../services.js'
+import type { Services } from './services.js'
 import { sharedSecret } from '../db/settings.js'
 import { MemoryCounters, type Counters } from '../limits/window-counters.js'
 import { CountingAttemptLimiter } from '../limits/attempt-limiter.js'
@@ -69,12 +69,12 @@ export async function createRedirects(
     )
     channel = new InlineChannel(writer, onError)
   } else {
-    // The click-writing thread checkpoints the SQLite log (see click-worker.ts): a checkpoint
+    // The click-writing thread checkpoints the SQLite log (see threads/click-writer.ts): a checkpoint
     // copies pages into the database file and syncs it, which on the request thread stalled
     // every request for 30 to 300 ms a few times a second under a stream of API writes.
     services.db.sqlite?.pragma('wal_autocheckpoint = 0')
     channel = new WorkerChannel(
-      new URL('./click-worker.js', import.meta.url),
+      new URL('../threads/click-writer.js', import.meta.url),
       config.database,
       onError,
     )

@@ -5,7 +5,6 @@
  */
 import type { FastifyInstance } from 'fastify'
 import type { LinkRow } from '../db/types.js'
-import { presentLinks } from '../links/record.js'
 import { ValidationError } from '../shared/errors.js'
 import { bulkConfirmPage, deleteConfirmPage } from './link-action-pages.js'
 import {
@@ -99,7 +98,7 @@ export function linkActionRoutes(app: FastifyInstance, options: LinkRouteOptions
     if (ids.length === 0) return problem('Select at least one link.')
     if (action === 'delete' && raw.confirm !== '1') {
       const own = await links.findOwn(user.id, ids)
-      const records = await presentLinks(services.presenter, user.id, own)
+      const records = await services.presenter.present(user.id, own)
       if (records.length === 0) return problem('None of the selected links exist any more.')
       return send(reply, 200, bulkConfirmPage(viewer, { back, links: records }))
     }

@@ -9,15 +9,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
 import { notFoundPage } from '../pages/index.js'
 import { readCookie } from '../passwords/remembered.js'
-import type { Services } from '../services.js'
 import { ABSOLUTE_TIMEOUT_MS } from '../sessions/service.js'
 import { DisabledUserError, passwordProblem } from '../users/accounts.js'
 import type { UserRow } from '../db/types.js'
-import { acceptAliases } from '../http/aliases.js'
+import { acceptAliases, LINK_LIST_ALIASES } from '../http/aliases.js'
 import { pageRequest } from '../http/paging.js'
 import { parseQuery } from '../http/body.js'
 import { schemaErrors } from '../http/validation.js'
-import { LINK_LIST_ALIASES, linkFilterOf } from '../links/list-query.js'
+import { linkFilterOf } from '../links/list-query.js'
 import { LinkListQuery } from '../links/schema.js'
 import { assetRoutes } from './assets.js'
 import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
@@ -47,6 +46,7 @@ import {
   type DashboardContext,
   type Form,
   type SignedIn,
+  type DashboardServices,
 } from './context.js'
 import { resourceRoutes } from './resource-routes.js'
 import { accountRoutes } from './account-routes.js'
@@ -60,7 +60,7 @@ const FORM_LIMIT = 16 * 1024
 
 export interface DashboardOptions {
   config: Config
-  services: Services
+  services: DashboardServices
   /** Signs the CSRF tokens of forms shown before sign-in. */
   csrfSecret: Buffer
   limits: SignInLimits

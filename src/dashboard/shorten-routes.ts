@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { BODY_LIMIT } from '../http/body.js'
 import { LinkCreateBody, type LinkRecord } from '../links/schema.js'
-import type { Services } from '../services.js'
+import type { DashboardServices } from './context.js'
 import { NotFoundError, ValidationError, type FieldMessages } from '../shared/errors.js'
 import {
   bodyOf,
@@ -30,7 +30,7 @@ import {
 
 /** The link a `?shortened=<id>` names, if it is the user's own; else nothing is shown. */
 export async function shortenedLink(
-  services: Services,
+  services: DashboardServices,
   userId: number,
   query: unknown,
 ): Promise<LinkRecord | null> {

@@ -1,7 +1,7 @@
 /**
  * Checkpoints of the SQLite log (WAL): copying the pages written to the log back into the
  * database file, so that the log can start over. The click-writing thread runs them for the
- * whole process (composition/click-worker.ts); the request thread's connection never does.
+ * whole process (threads/click-writer.ts); the request thread's connection never does.
  *
  * A passive checkpoint copies what it can and waits for no one. Under a steady stream of writes
  * that is not enough: SQLite starts the log over only when a write begins with every page of it

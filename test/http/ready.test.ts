@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../../src/app.js'
+import { buildApp } from '../../src/composition/app.js'
 import { connectRedis } from '../../src/cluster/redis.js'
 import { createTestApp, type TestApp } from '../support/app.js'
 import { REDIS_URL, redisCheck } from '../support/cluster.js'

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify'
-import type { SpaceRow } from '../db/types.js'
-import { registerCrud } from '../http/crud.js'
-import { toSpaceRecord } from './record.js'
+import type { SpaceRow } from '../../db/types.js'
+import { registerCrud } from '../crud.js'
+import { toSpaceRecord } from '../../spaces/record.js'
 import {
   SpaceCreateBody,
   SpaceListQuery,
   SpaceRecord,
   SpaceUpdateBody,
   type SpaceInput,
-} from './schema.js'
-import type { SpaceService } from './service.js'
+} from '../../spaces/schema.js'
+import type { SpaceService } from '../../spaces/service.js'
 
 export function spaceRoutes(app: FastifyInstance, spaces: SpaceService, publicUrl: URL): void {
   registerCrud<SpaceRow, SpaceRecord, SpaceListQuery, SpaceInput, SpaceInput>(app, publicUrl, {

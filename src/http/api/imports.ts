@@ -6,9 +6,9 @@
  * addresses only, unless IMPORT_ALLOWED_HOSTS names them.
  */
 import type { FastifyInstance } from 'fastify'
-import { userIdOf } from '../http/auth.js'
-import { pageEnvelope } from '../http/paging.js'
-import { schemaErrors } from '../http/validation.js'
+import { userIdOf } from '../auth.js'
+import { pageEnvelope } from '../paging.js'
+import { schemaErrors } from '../validation.js'
 import {
   DataEnvelope,
   ErrorBody,
@@ -16,8 +16,8 @@ import {
   PageEnvelope,
   ValidationErrorBody,
   type Static,
-} from '../shared/schema.js'
-import { allowListPolicy, jsonFetch } from './fetch.js'
+} from '../../shared/schema.js'
+import { allowListPolicy, jsonFetch } from '../../imports/fetch.js'
 import {
   ImportCreateBody,
   ImportRecord,
@@ -25,11 +25,15 @@ import {
   ImportRowsQuery,
   presentImport,
   presentImportRow,
-} from './schema.js'
-import type { ImportService } from './service.js'
-import { KEPT_INVALID_ROWS, MAX_IMPORTS_IN_FLIGHT, MAX_ROWS_PER_IMPORT } from './caps.js'
-import { refuseWhenBusy, startImport } from './start.js'
-import { registerUploadParser, takeUpload, UPLOAD_LIMIT } from './upload.js'
+} from '../../imports/schema.js'
+import type { ImportService } from '../../imports/service.js'
+import {
+  KEPT_INVALID_ROWS,
+  MAX_IMPORTS_IN_FLIGHT,
+  MAX_ROWS_PER_IMPORT,
+} from '../../imports/caps.js'
+import { refuseWhenBusy, startImport } from './import-start.js'
+import { registerUploadParser, takeUpload, UPLOAD_LIMIT } from './import-upload.js'
 
 export interface ImportRouteOptions {
   imports: ImportService

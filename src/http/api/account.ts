@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { userIdOf } from '../http/auth.js'
+import { userIdOf } from '../auth.js'
 import {
   DataEnvelope,
   ErrorBody,
@@ -7,10 +7,10 @@ import {
   Timestamp,
   Type,
   type Static,
-} from '../shared/schema.js'
-import { NotFoundError } from '../shared/errors.js'
-import { isoMicro } from '../shared/time.js'
-import type { UserService } from '../users/service.js'
+} from '../../shared/schema.js'
+import { NotFoundError } from '../../shared/errors.js'
+import { isoMicro } from '../../shared/time.js'
+import type { UserService } from '../../users/service.js'
 
 export const AccountRecord = Type.Object({
   id: Type.Integer(),

@@ -5,9 +5,9 @@
  * other answer does.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { userIdOf } from '../http/auth.js'
-import { pageEnvelope, pageRequest } from '../http/paging.js'
-import { rejectNulls, schemaErrors } from '../http/validation.js'
+import { userIdOf } from '../auth.js'
+import { pageEnvelope, pageRequest } from '../paging.js'
+import { rejectNulls, schemaErrors } from '../validation.js'
 import {
   DataEnvelope,
   DeletedEnvelope,
@@ -16,8 +16,8 @@ import {
   PageEnvelope,
   ValidationErrorBody,
   type TSchema,
-} from '../shared/schema.js'
-import { toDeliveryRecord, toWebhookRecord, withSecret } from './record.js'
+} from '../../shared/schema.js'
+import { toDeliveryRecord, toWebhookRecord, withSecret } from '../../webhooks/record.js'
 import {
   DeliveryListQuery,
   DeliveryParams,
@@ -28,8 +28,8 @@ import {
   WebhookUpdateBody,
   WebhookWithSecret,
   type WebhookInput,
-} from './schema.js'
-import type { WebhookService } from './service.js'
+} from '../../webhooks/schema.js'
+import type { WebhookService } from '../../webhooks/service.js'
 
 const tags = ['Webhooks']
 const consumes = ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json']

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
-import type { DomainRow } from '../db/types.js'
-import { registerCrud } from '../http/crud.js'
-import { toDomainRecord } from './record.js'
+import type { DomainRow } from '../../db/types.js'
+import { registerCrud } from '../crud.js'
+import { toDomainRecord } from '../../domains/record.js'
 import {
   DomainCreateBody,
   DomainListQuery,
@@ -9,8 +9,8 @@ import {
   DomainUpdateBody,
   type DomainCreateInput,
   type DomainUpdateInput,
-} from './schema.js'
-import type { DomainService } from './service.js'
+} from '../../domains/schema.js'
+import type { DomainService } from '../../domains/service.js'
 
 export function domainRoutes(app: FastifyInstance, domains: DomainService, publicUrl: URL): void {
   registerCrud<DomainRow, DomainRecord, DomainListQuery, DomainCreateInput, DomainUpdateInput>(

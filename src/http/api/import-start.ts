@@ -5,22 +5,27 @@
  */
 import { createReadStream } from 'node:fs'
 import type { FastifyReply } from 'fastify'
-import type { ImportRunRow } from '../db/types.js'
+import type { ImportRunRow } from '../../db/types.js'
 import {
   KEPT_INVALID_ROWS,
   MAX_IMPORTS_IN_FLIGHT,
   MAX_ROWS_PER_IMPORT,
   TOO_MANY_IMPORTS,
   TOO_MANY_ROWS,
-} from './caps.js'
-import { AppError, type FieldErrors } from '../shared/errors.js'
-import { isHttpUrl } from '../shared/formats.js'
-import type { JsonFetch } from './sources/apis.js'
-import type { SourceRow } from './row.js'
-import type { ImportCreateBody } from './schema.js'
-import type { ImportService } from './service.js'
-import { API_SOURCES, FILE_SOURCES, isApiSource, isFileSource } from './sources/index.js'
-import type { Upload } from './upload.js'
+} from '../../imports/caps.js'
+import { AppError, type FieldErrors } from '../../shared/errors.js'
+import { isHttpUrl } from '../../shared/formats.js'
+import type { JsonFetch } from '../../imports/sources/apis.js'
+import type { SourceRow } from '../../imports/row.js'
+import type { ImportCreateBody } from '../../imports/schema.js'
+import type { ImportService } from '../../imports/service.js'
+import {
+  API_SOURCES,
+  FILE_SOURCES,
+  isApiSource,
+  isFileSource,
+} from '../../imports/sources/index.js'
+import type { Upload } from './import-upload.js'
 
 export interface StartDeps {
   imports: ImportService

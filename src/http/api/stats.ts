@@ -5,11 +5,11 @@
  * An empty parameter counts as absent.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { acceptAliases } from '../http/aliases.js'
-import { userIdOf } from '../http/auth.js'
-import { pageEnvelope, pageRequest } from '../http/paging.js'
-import { schemaErrors } from '../http/validation.js'
-import { NotFoundError } from '../shared/errors.js'
+import { acceptAliases } from '../aliases.js'
+import { userIdOf } from '../auth.js'
+import { pageEnvelope, pageRequest } from '../paging.js'
+import { schemaErrors } from '../validation.js'
+import { NotFoundError } from '../../shared/errors.js'
 import {
   ErrorBody,
   IdParams,
@@ -17,10 +17,10 @@ import {
   Type,
   ValidationErrorBody,
   type Static,
-} from '../shared/schema.js'
-import { CSV_CONTENT_TYPE, csvFilename, linkHeader, statsCsv } from './csv.js'
-import { StatRecord, StatsQuery } from './schema.js'
-import type { StatsService } from './service.js'
+} from '../../shared/schema.js'
+import { CSV_CONTENT_TYPE, csvFilename, linkHeader, statsCsv } from '../../stats/csv.js'
+import { StatRecord, StatsQuery } from '../../stats/schema.js'
+import type { StatsService } from '../../stats/service.js'
 
 async function dropEmptyParameters(request: FastifyRequest): Promise<void> {
   const query = request.query as Record<string, unknown>

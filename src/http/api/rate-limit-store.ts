@@ -4,8 +4,8 @@
  * primary for the workers of a machine, or in Redis across machines.
  */
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
-import { sha256 } from '../shared/secrets.js'
-import type { Counters } from './window-counters.js'
+import { sha256 } from '../../shared/secrets.js'
+import type { Counters } from '../../limits/window-counters.js'
 
 /** The API limit counts requests a minute. */
 export const API_LIMIT_WINDOW_MS = 60_000

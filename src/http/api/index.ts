@@ -4,28 +4,51 @@
  */
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance } from 'fastify'
-import { accountRoutes } from '../account/routes.js'
-import type { Config } from '../config.js'
-import { API_LIMIT_WINDOW_MS, countersStore, limitKeyOf } from '../limits/rate-limit-store.js'
-import { RequestLimit } from '../limits/request-limit.js'
-import { MemoryCounters, type Counters } from '../limits/window-counters.js'
-import { domainRoutes } from '../domains/routes.js'
-import { importRoutes } from '../imports/routes.js'
-import { QR_IMAGES_PER_MINUTE } from '../links/qr.js'
-import { qrRoutes } from '../links/qr-routes.js'
-import { linkRoutes } from '../links/routes.js'
-import { pixelRoutes } from '../pixels/routes.js'
-import type { Services } from '../services.js'
-import { TooManyAttemptsError } from '../shared/errors.js'
-import { spaceRoutes } from '../spaces/routes.js'
-import { statsRoutes } from '../stats/routes.js'
-import { webhookRoutes } from '../webhooks/routes.js'
-import { bearerToken, registerAuth } from '../http/auth.js'
-import { registerBodyParsers } from '../http/body.js'
+import { accountRoutes } from './account.js'
+import type { Config } from '../../config.js'
+import { API_LIMIT_WINDOW_MS, countersStore, limitKeyOf } from './rate-limit-store.js'
+import { RequestLimit } from '../../limits/request-limit.js'
+import { MemoryCounters, type Counters } from '../../limits/window-counters.js'
+import { domainRoutes } from './domains.js'
+import { importRoutes } from './imports.js'
+import { QR_IMAGES_PER_MINUTE } from '../../links/qr.js'
+import { qrRoutes } from './link-qr.js'
+import { linkRoutes } from './links.js'
+import { pixelRoutes } from './pixels.js'
+import { TooManyAttemptsError } from '../../shared/errors.js'
+import { spaceRoutes } from './spaces.js'
+import { statsRoutes } from './stats.js'
+import { webhookRoutes } from './webhooks.js'
+import { bearerToken, registerAuth } from '../auth.js'
+import { registerBodyParsers } from '../body.js'
+import type { DomainService } from '../../domains/service.js'
+import type { ImportService } from '../../imports/service.js'
+import type { QrCodes } from '../../links/qr-codes.js'
+import type { LinkPresenter } from '../../links/record.js'
+import type { LinkService } from '../../links/service.js'
+import type { PixelService } from '../../pixels/service.js'
+import type { SpaceService } from '../../spaces/service.js'
+import type { StatsService } from '../../stats/service.js'
+import type { UserService } from '../../users/service.js'
+import type { WebhookService } from '../../webhooks/service.js'
+
+/** The services the API's routes use, each handed to the routes of its resource. */
+export interface ApiServices {
+  users: UserService
+  links: LinkService
+  presenter: LinkPresenter
+  qrCodes: QrCodes
+  pixels: PixelService
+  spaces: SpaceService
+  domains: DomainService
+  stats: StatsService
+  webhooks: WebhookService
+  imports: ImportService
+}
 
 export interface ApiOptions {
   config: Config
-  services: Services
+  services: ApiServices
   defaultDomainId: () => number | null
   /** Where the rate limit is counted (this process when absent; see src/limits/). */
   counters?: Counters

@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify'
-import type { PixelRow } from '../db/types.js'
-import { registerCrud } from '../http/crud.js'
-import { toPixelRecord } from './record.js'
+import type { PixelRow } from '../../db/types.js'
+import { registerCrud } from '../crud.js'
+import { toPixelRecord } from '../../pixels/record.js'
 import {
   PixelCreateBody,
   PixelListQuery,
   PixelRecord,
   PixelUpdateBody,
   type PixelInput,
-} from './schema.js'
-import type { PixelService } from './service.js'
-import { canonicalPixelType } from './types.js'
+} from '../../pixels/schema.js'
+import type { PixelService } from '../../pixels/service.js'
+import { canonicalPixelType } from '../../pixels/types.js'
 
 export function pixelRoutes(app: FastifyInstance, pixels: PixelService, publicUrl: URL): void {
   registerCrud<PixelRow, PixelRecord, PixelListQuery, PixelInput, PixelInput>(app, publicUrl, {

@@ -2,41 +2,41 @@
  * Wires the stores and services together over one database. The HTTP app, the CLI and the
  * tests all build the same graph from here.
  */
-import type { Config } from './config.js'
-import type { Db } from './db/connect.js'
-import type { LinkRow } from './db/types.js'
-import { DomainService } from './domains/service.js'
-import { ImportService } from './imports/service.js'
-import { SqlImportStore } from './imports/store.js'
-import { SqlDomainStore } from './domains/store.js'
-import { DomainEvents } from './events/bus.js'
-import { invalidateCacheOnEvents } from './events/cache-invalidation.js'
-import type { LinkSnapshot, LinkSnapshotsOf } from './events/types.js'
-import { QrCodes } from './links/qr-codes.js'
-import { presentLinks, type LinkPresenterDeps } from './links/record.js'
-import { LinkService } from './links/service.js'
-import { SqlLinkStore } from './links/store.js'
-import { TitleQueue } from './links/title-queue.js'
-import type { TitleFetchOptions } from './links/title-fetch.js'
-import { PixelService } from './pixels/service.js'
-import { SqlPixelStore } from './pixels/store.js'
-import { Changes } from './shared/changes.js'
-import { ownDomainOf } from './shared/domain-name.js'
-import { SpaceService } from './spaces/service.js'
-import { SqlSpaceStore } from './spaces/store.js'
-import { AccountOverviewService, SqlAccountTotalsStore } from './stats/account-overview.js'
-import { StatsService } from './stats/service.js'
-import { SqlStatsStore } from './stats/sql-store.js'
-import { SessionService } from './sessions/service.js'
-import { SqlSessionStore } from './sessions/sql-store.js'
-import type { SessionStore } from './sessions/store.js'
-import { AccountService } from './users/accounts.js'
-import { UserService } from './users/service.js'
-import { allowListPolicy, PUBLIC_ONLY, type AddressPolicy } from './outbound/address-policy.js'
-import { WebhookOutbox } from './webhooks/outbox.js'
-import { WebhookService } from './webhooks/service.js'
-import { SqlWebhookStore } from './webhooks/store.js'
-import { SqlUserStore } from './users/store.js'
+import type { Config } from '../config.js'
+import type { Db } from '../db/connect.js'
+import type { LinkRow } from '../db/types.js'
+import { DomainService } from '../domains/service.js'
+import { ImportService } from '../imports/service.js'
+import { SqlImportStore } from '../imports/store.js'
+import { SqlDomainStore } from '../domains/store.js'
+import { DomainEvents } from '../events/bus.js'
+import { invalidateCacheOnEvents } from '../events/cache-invalidation.js'
+import type { LinkSnapshot, LinkSnapshotsOf } from '../events/types.js'
+import { QrCodes } from '../links/qr-codes.js'
+import { linkPresenter } from '../links/record.js'
+import { LinkService } from '../links/service.js'
+import { SqlLinkStore } from '../links/store.js'
+import { TitleQueue } from '../links/title-queue.js'
+import type { TitleFetchOptions } from '../links/title-fetch.js'
+import { PixelService } from '../pixels/service.js'
+import { SqlPixelStore } from '../pixels/store.js'
+import { Changes } from '../shared/changes.js'
+import { ownDomainOf } from '../shared/domain-name.js'
+import { SpaceService } from '../spaces/service.js'
+import { SqlSpaceStore } from '../spaces/store.js'
+import { AccountOverviewService, SqlAccountTotalsStore } from '../stats/account-overview.js'
+import { StatsService } from '../stats/service.js'
+import { SqlStatsStore } from '../stats/sql-store.js'
+import { SessionService } from '../sessions/service.js'
+import { SqlSessionStore } from '../sessions/sql-store.js'
+import type { SessionStore } from '../sessions/store.js'
+import { AccountService } from '../users/accounts.js'
+import { UserService } from '../users/service.js'
+import { allowListPolicy, PUBLIC_ONLY, type AddressPolicy } from '../outbound/address-policy.js'
+import { WebhookOutbox } from '../webhooks/outbox.js'
+import { WebhookService } from '../webhooks/service.js'
+import { SqlWebhookStore } from '../webhooks/store.js'
+import { SqlUserStore } from '../users/store.js'
 
 export interface ServiceOptions {
   /** Title fetching: off, or on with these options (tests allow loopback destinations). */
@@ -89,10 +89,10 @@ export function createServices(db: Db, options: ServiceOptions) {
         )
   const users = new UserService(stores.users, now)
   const sessions = new SessionService(options.sessionStore ?? new SqlSessionStore(db), now)
-  const presenter: LinkPresenterDeps = stores
+  const presenter = linkPresenter(stores)
   const timeZoneOf = async (userId: number) =>
     (await stores.users.findById(userId))?.timezone ?? 'UTC'
-  const present = (userId: number, rows: LinkRow[]) => presentLinks(presenter, userId, rows)
+  const present = (userId: number, rows: LinkRow[]) => presenter.present(userId, rows)
   const linksOf: LinkSnapshotsOf = async (filter) => {
     const rows = await stores.links.rowsOf(filter)
     const byUser = new Map<number, LinkRow[]>()

@@ -8,12 +8,12 @@
 import { Readable } from 'node:stream'
 import { stringify } from 'csv-stringify/sync'
 import type { FastifyReply } from 'fastify'
-import type { LinkRow } from '../db/types.js'
-import { utcToZoned } from '../shared/time.js'
-import { linkFilterOf } from './list-query.js'
-import { presentLinks, type LinkPresenterDeps } from './record.js'
-import type { LinkListQuery } from './schema.js'
-import type { LinkService } from './service.js'
+import type { LinkRow } from '../../db/types.js'
+import { utcToZoned } from '../../shared/time.js'
+import { linkFilterOf } from '../../links/list-query.js'
+import type { LinkPresenter } from '../../links/record.js'
+import type { LinkListQuery } from '../../links/schema.js'
+import type { LinkService } from '../../links/service.js'
 
 export const EXPORT_COLUMNS = [
   'url',
@@ -38,14 +38,14 @@ export function defused(value: string): string {
 }
 
 export async function* exportCsv(
-  presenter: LinkPresenterDeps,
+  presenter: LinkPresenter,
   userId: number,
   timeZone: string,
   batches: AsyncIterable<LinkRow[]>,
 ): AsyncGenerator<string> {
   yield stringify([[...EXPORT_COLUMNS]], { bom: true })
   for await (const rows of batches) {
-    const records = await presentLinks(presenter, userId, rows)
+    const records = await presenter.present(userId, rows)
     const lines = rows.map((row, i) => {
       const record = records[i]!
       const expiry = row.ends_at === null ? null : utcToZoned(row.ends_at, timeZone)
@@ -72,14 +72,14 @@ export async function* exportCsv(
 }
 
 export async function* exportJson(
-  presenter: LinkPresenterDeps,
+  presenter: LinkPresenter,
   userId: number,
   batches: AsyncIterable<LinkRow[]>,
 ): AsyncGenerator<string> {
   yield '{"data":['
   let first = true
   for await (const rows of batches) {
-    const records = await presentLinks(presenter, userId, rows)
+    const records = await presenter.present(userId, rows)
     const text = records.map((r) => JSON.stringify(r)).join(',')
     yield first ? text : `,${text}`
     first = false
@@ -94,7 +94,7 @@ export async function* exportJson(
 export async function sendLinksExport(
   reply: FastifyReply,
   links: Pick<LinkService, 'batches' | 'timeZoneOf'>,
-  presenter: LinkPresenterDeps,
+  presenter: LinkPresenter,
   userId: number,
   query: LinkListQuery & { format?: 'csv' | 'json' },
 ): Promise<FastifyReply> {

@@ -6,20 +6,20 @@
  * reported (422). Codes are drawn once and kept (see qr-codes.ts).
  */
 import type { FastifyInstance } from 'fastify'
-import { userIdOf } from '../http/auth.js'
-import { schemaErrors } from '../http/validation.js'
-import type { RequestLimit } from '../limits/request-limit.js'
-import { NotFoundError, TooManyAttemptsError } from '../shared/errors.js'
-import { ErrorBody, IdParams, Type, ValidationErrorBody, type Static } from '../shared/schema.js'
-import { QR_DEFAULT_SIZE, QR_IMAGES_PER_MINUTE, qrFilename, QrQuery } from './qr.js'
-import type { QrCodes } from './qr-codes.js'
-import { presentLinks, type LinkPresenterDeps } from './record.js'
-import type { LinkService } from './service.js'
+import { userIdOf } from '../auth.js'
+import { schemaErrors } from '../validation.js'
+import type { RequestLimit } from '../../limits/request-limit.js'
+import { NotFoundError, TooManyAttemptsError } from '../../shared/errors.js'
+import { ErrorBody, IdParams, Type, ValidationErrorBody, type Static } from '../../shared/schema.js'
+import { QR_DEFAULT_SIZE, QR_IMAGES_PER_MINUTE, qrFilename, QrQuery } from '../../links/qr.js'
+import type { QrCodes } from '../../links/qr-codes.js'
+import type { LinkPresenter } from '../../links/record.js'
+import type { LinkService } from '../../links/service.js'
 
 export function qrRoutes(
   app: FastifyInstance,
   links: LinkService,
-  presenter: LinkPresenterDeps,
+  presenter: LinkPresenter,
   qr: { codes: QrCodes; limit: RequestLimit },
 ): void {
   app.get<{ Params: Static<typeof IdParams>; Querystring: QrQuery }>('/links/:id/qr', {
@@ -57,7 +57,7 @@ export function qrRoutes(
       if (wait > 0) throw new TooManyAttemptsError(wait)
       const row = await links.get(userId, Number(request.params.id))
       schemaErrors(request).throwIfAny()
-      const [record] = await presentLinks(presenter, userId, [row])
+      const [record] = await presenter.present(userId, [row])
       const { format = 'svg', size = QR_DEFAULT_SIZE } = request.query
       const image = await qr.codes.image(record!.short_url, format, size)
       // Shown by a browser, yet saved under a useful name by `curl -OJ` or "Save as".

@@ -1,20 +1,20 @@
 import type { FastifyInstance } from 'fastify'
-import type { LinkRow } from '../db/types.js'
-import { acceptAliases } from '../http/aliases.js'
-import { userIdOf } from '../http/auth.js'
-import { registerCrud } from '../http/crud.js'
-import { ErrorBody, StringEnum, Type, ValidationErrorBody } from '../shared/schema.js'
-import { sendLinksExport } from './export.js'
-import type { LinkPresenterDeps } from './record.js'
+import type { LinkRow } from '../../db/types.js'
+import { acceptAliases, LINK_LIST_ALIASES } from '../aliases.js'
+import { userIdOf } from '../auth.js'
+import { registerCrud } from '../crud.js'
+import { ErrorBody, StringEnum, Type, ValidationErrorBody } from '../../shared/schema.js'
+import { sendLinksExport } from './link-export.js'
+import type { LinkPresenter } from '../../links/record.js'
 import {
   LinkCreateBody,
   LinkListQuery,
   LinkRecord,
   LinkUpdateBody,
   type LinkInput,
-} from './schema.js'
-import { LINK_LIST_ALIASES, linkFilterOf } from './list-query.js'
-import type { LinkService } from './service.js'
+} from '../../links/schema.js'
+import { linkFilterOf } from '../../links/list-query.js'
+import type { LinkService } from '../../links/service.js'
 
 export const LinkExportQuery = Type.Object({
   ...LinkListQuery.properties,
@@ -30,7 +30,7 @@ export type LinkExportQuery = LinkListQuery & { format?: 'csv' | 'json' }
  * `GET /api/v1/links/export`: the links of the list's filters, streamed in id order (paging and
  * sorting parameters are accepted and have no effect). Registered before `/links/:id`.
  */
-function exportRoute(app: FastifyInstance, links: LinkService, presenter: LinkPresenterDeps) {
+function exportRoute(app: FastifyInstance, links: LinkService, presenter: LinkPresenter) {
   app.get<{ Querystring: LinkExportQuery }>('/links/export', {
     preValidation: acceptAliases('query', {
       ...LINK_LIST_ALIASES,
@@ -66,7 +66,7 @@ function exportRoute(app: FastifyInstance, links: LinkService, presenter: LinkPr
 export function linkRoutes(
   app: FastifyInstance,
   links: LinkService,
-  presenter: LinkPresenterDeps,
+  presenter: LinkPresenter,
   publicUrl: URL,
   defaultDomainId: () => number | null,
 ): void {

@@ -18,7 +18,7 @@ import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { AppError } from '../shared/errors.js'
+import { AppError } from '../../shared/errors.js'
 
 export const UPLOAD_LIMIT = 50 * 1024 * 1024
 
