@@ -30,6 +30,8 @@ import { MemoryCounters, type Counters } from './limits/window-counters.js'
 import type { Services } from './services.js'
 import { sharedSecret } from './db/settings.js'
 import { FORMATS } from './shared/formats.js'
+import type { Metrics } from './shared/metrics.js'
+import { countRequests } from './http/count-requests.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,6 +50,8 @@ export interface AppOptions {
   redirects?: Redirects
   /** Sign-in limits of the dashboard (default: in this process, see SIGN_IN_LIMITS). */
   signInLimits?: SignInLimits
+  /** Where answers are counted for /metrics (nowhere when absent). */
+  metrics?: Metrics
 }
 
 /**
@@ -89,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
                 handler,
                 requestHostname(config.trustProxy),
                 (error: unknown) => app.log.error({ err: error }, 'redirect failed'),
+                options.metrics,
               )
             : handler,
         ),
@@ -122,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   })
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply))
+  if (options.metrics) countRequests(app, options.metrics)
   const routes = trackRoutes(app)
   app.decorate('apiRoutes', () => routes.list())
 

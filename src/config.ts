@@ -32,6 +32,10 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Non-public hosts, addresses and CIDRs an import through the API may reach. */
   importAllowedHosts: string[]
+  /** Where /metrics is served (on HOST), or null: off. */
+  metricsPort: number | null
+  /** The bearer token /metrics asks for, or null: none. */
+  metricsToken: string | null
 }
 
 type Env = Record<string, string | undefined>
@@ -89,6 +93,16 @@ export const CONFIG_VARIABLES = [
     'IMPORT_ALLOWED_HOSTS',
     '(none)',
     'Comma list of private hosts, addresses or CIDRs an import through the API may reach (only public addresses otherwise).',
+  ],
+  [
+    'METRICS_PORT',
+    '(none)',
+    'Port (1 to 65535) serving Prometheus metrics at /metrics on HOST, for the whole machine; keep it off the public network (see docs/deploy.md).',
+  ],
+  [
+    'METRICS_TOKEN',
+    '(none)',
+    'Bearer token /metrics asks for (16 to 256 printable characters, no spaces); needs METRICS_PORT.',
   ],
 ] as const
 
@@ -181,6 +195,23 @@ function publicUrl(env: Env, port: number): URL {
   return url
 }
 
+function metrics(env: Env, port: number): Pick<Config, 'metricsPort' | 'metricsToken'> {
+  const metricsPort = env.METRICS_PORT?.trim() ? integer(env, 'METRICS_PORT', 0, 1, 65535) : null
+  if (metricsPort !== null && metricsPort === port) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT, got ${metricsPort} for both`)
+  }
+  const metricsToken = env.METRICS_TOKEN?.trim() || null
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable characters without spaces')
+  }
+  if (metricsToken !== null && metricsPort === null) {
+    throw new ConfigError(
+      'METRICS_TOKEN is set but METRICS_PORT is not: set the port to serve /metrics',
+    )
+  }
+  return { metricsPort, metricsToken }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535)
   const initialApiKey = env.INITIAL_API_KEY?.trim() || null
@@ -228,5 +259,6 @@ export function loadConfig(env: Env = process.env): Config {
       'info',
     ),
     importAllowedHosts: allowList(env, 'IMPORT_ALLOWED_HOSTS'),
+    ...metrics(env, port),
   }
 }

@@ -16,6 +16,7 @@ import { RedisCounters } from './cluster/redis-counters.js'
 import { relayOverRedis, relayThroughPrimary } from './cluster/relays.js'
 import { MemoryCounters, type Counters } from './limits/window-counters.js'
 import { createRedirects, type Redirects } from './composition/redirects.js'
+import { createMetrics, observeService } from './composition/metrics.js'
 import { createServices, serviceOptionsFrom, type Services } from './services.js'
 import { IDLE_TIMEOUT_MS } from './sessions/service.js'
 import { RedisSessionStore } from './sessions/redis-store.js'
@@ -71,8 +72,10 @@ export async function startService(
   const db = openDatabase(config.database)
   const log = (message: string) => (error: unknown) => app.log.error({ err: error }, message)
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log('Redis is unreachable')) : null
+  const metrics = createMetrics(config)
   const services = createServices(db, {
     ...serviceOptionsFrom(config),
+    metrics: metrics ?? undefined,
     ...(redis ? { sessionStore: new RedisSessionStore(redis, IDLE_TIMEOUT_MS / 1000) } : {}),
     log,
   })
@@ -113,12 +116,27 @@ export async function startService(
     signInLimits: signInLimits(counters),
     defaultDomainId: () => defaultDomain.id,
     counters,
+    metrics: metrics ?? undefined,
   })
   // Every process sends webhook deliveries; claims make each one go out once.
   const dispatcher = new WebhookDispatcher(db, {
     policy: services.webhookPolicy,
     onError: log('sending webhooks failed; will retry'),
+    metrics: metrics ?? undefined,
   })
+  // A cluster worker's metrics are served by the primary (composition/cluster-workers.ts).
+  const metricsEndpoint = metrics
+    ? await observeService(
+        config,
+        metrics,
+        {
+          db,
+          clicks: redirects.recorder,
+          oldestPendingDelivery: () => dispatcher.oldestPendingAt(),
+        },
+        { listen: !options.worker, log: log('gathering metrics failed') },
+      )
+    : null
   services.onDeliveriesQueued(() => dispatcher.nudge())
   await app.listen({ port: config.port, host: config.host })
   dispatcher.start()
@@ -165,6 +183,7 @@ export async function startService(
       await Promise.all([redis?.quit().catch(() => {}), subscriber?.quit().catch(() => {})])
       await titlesStopped()
       await services.searchIndex?.stop()
+      await metricsEndpoint?.close()
       await db.close()
     })())
   return { app, services, redirects, port, stop }
