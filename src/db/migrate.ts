@@ -23,6 +23,7 @@ import { shortAliasSuffixes } from './migrations/0016-short-alias-suffixes.js'
 import { searchChangedText } from './migrations/0017-search-changed-text.js'
 import { shortKeyPrefixes } from './migrations/0019-short-key-prefixes.js'
 import { normalisedUrls } from './migrations/0023-normalised-urls.js'
+import { webhookOutboxPendingAge } from './migrations/0024-webhook-outbox-pending-age.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -45,6 +46,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0017-search-changed-text': searchChangedText(dialect),
     '0019-short-key-prefixes': shortKeyPrefixes(),
     '0023-normalised-urls': normalisedUrls(dialect),
+    '0024-webhook-outbox-pending-age': webhookOutboxPendingAge(),
   }
 }
 
