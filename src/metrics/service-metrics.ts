@@ -3,8 +3,8 @@
  * per process. In a cluster worker the registry answers the primary's requests over the
  * cluster's IPC (prom-client's AggregatorRegistry), so the primary serves one view of the
  * machine: counters and gauges summed over the workers, the oldest pending delivery's age as
- * the largest any worker saw. Nothing here is on a request's way except an `inc` and an
- * `observe` on labelled children made once.
+ * the largest any worker saw. A visit costs a plain increment and one `observe` on a labelled
+ * child made once; the rest is read when scraped.
  */
 import cluster from 'node:cluster'
 import {
@@ -52,10 +52,10 @@ interface Child {
 
 export class ServiceMetrics implements Metrics {
   readonly registry: Registry
-  private readonly visitCount: Counter<'outcome'>
+  /** Visits by outcome, read into `slink_redirects_total` when scraped. */
+  private readonly visitCounts: Record<VisitOutcome, number>
   private readonly visitLatency: Histogram<'outcome'>
   private readonly visitLatencyOf: Record<VisitOutcome, { observe(value: number): void }>
-  private readonly visitCountOf: Record<VisitOutcome, Child>
   private readonly requests: Counter<'method' | 'route' | 'status'>
   private readonly deliveries: Record<DeliveryOutcome, Child>
   private readonly importRowsCounter: Counter<'outcome'>
@@ -74,11 +74,17 @@ export class ServiceMetrics implements Metrics {
     for (const name of GAUGES_NAMED_TOTAL) registry.removeSingleMetric(name)
     const registers = [registry]
 
-    this.visitCount = new Counter({
+    const counts = labelled(VISIT_OUTCOMES, () => 0)
+    this.visitCounts = counts
+    new Counter({
       name: 'slink_redirects_total',
       help: 'Visits of short links answered, by outcome.',
       labelNames: ['outcome'],
       registers,
+      collect() {
+        this.reset()
+        for (const outcome of VISIT_OUTCOMES) this.inc({ outcome }, counts[outcome])
+      },
     })
     this.visitLatency = new Histogram({
       name: 'slink_redirect_duration_seconds',
@@ -86,10 +92,6 @@ export class ServiceMetrics implements Metrics {
       labelNames: ['outcome'],
       buckets: VISIT_BUCKETS,
       registers,
-    })
-    this.visitCountOf = labelled(VISIT_OUTCOMES, (o) => {
-      this.visitCount.labels(o).inc(0)
-      return this.visitCount.labels(o)
     })
     this.visitLatencyOf = labelled(VISIT_OUTCOMES, (o) => {
       this.visitLatency.zero({ outcome: o })
@@ -122,7 +124,7 @@ export class ServiceMetrics implements Metrics {
   }
 
   visit(outcome: VisitOutcome, seconds: number): void {
-    this.visitCountOf[outcome].inc()
+    this.visitCounts[outcome]++
     this.visitLatencyOf[outcome].observe(seconds)
   }
 
