@@ -148,7 +148,8 @@ export class ServiceMetrics implements Metrics {
       registers: [this.registry],
       collect() {
         this.reset()
-        this.inc(clicks.written)
+        // A counter refuses a negative increment: never fail a scrape over a passing count.
+        this.inc(Math.max(0, clicks.written))
       },
     })
     new Gauge({

@@ -218,7 +218,13 @@ describe('slink serve --workers 2 with METRICS_PORT and METRICS_TOKEN', () => {
       return [...want].every(([key, value]) => got.get(key) === value)
     }
     // Clicks, deliveries and import rows are counted after their answers: wait until they are.
-    const last = await eventually(async () => (await scrape()).body, matches, 15_000)
+    const read = async () => {
+      const reply = await scrape()
+      if (reply.status !== 200)
+        throw new Error(`${reply.status}; the server said:\n${server.output()}`)
+      return reply.body
+    }
+    const last = await eventually(read, matches, 15_000)
     const got = samples(last)
     expect(Object.fromEntries([...want.keys()].map((key) => [key, got.get(key)]))).toEqual(
       Object.fromEntries(want),
@@ -234,4 +240,43 @@ describe('slink serve --workers 2 with METRICS_PORT and METRICS_TOKEN', () => {
     const checked = await promtoolCheck(last)
     expect(checked).toEqual({ code: 0, output: '' })
   }, 60_000)
+})
+
+describe('slink serve (one process) with METRICS_PORT and no token', () => {
+  let dir: string
+  let server: ServeProcess
+  let port: number
+  let metricsPort: number
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'slink-metrics-one-'))
+    metricsPort = await freePort()
+    server = serve({
+      DATABASE_URL: `sqlite:${join(dir, 'one.db')}`,
+      PORT: '0',
+      PUBLIC_URL: `http://${HOST}`,
+      INITIAL_API_KEY: API_KEY,
+      TITLE_FETCH: 'false',
+      METRICS_PORT: String(metricsPort),
+    })
+    port = Number((await server.waitFor(/listening on port (\d+)/))[1])
+  }, 30_000)
+  afterAll(async () => {
+    server.kill('SIGTERM')
+    await server.exited
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('serves its own metrics to anyone who reaches the port, at /metrics only', async () => {
+    expect((await send(port, '/nothing-here')).status).toBe(404)
+    const reply = await send(metricsPort, '/metrics')
+    expect(reply.status).toBe(200)
+    expect(samples(reply.body).get(sample('slink_redirects_total', { outcome: 'not_found' }))).toBe(
+      1,
+    )
+    expect((await send(metricsPort, '/')).status).toBe(404)
+    const post = await send(metricsPort, '/metrics', { method: 'POST' })
+    expect(post.status).toBe(405)
+    expect(post.headers.allow).toBe('GET, HEAD')
+  })
 })
