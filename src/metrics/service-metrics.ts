@@ -142,14 +142,18 @@ export class ServiceMetrics implements Metrics {
 
   /** Clicks written and the backlog, read from the recorder when scraped. */
   watchClicks(clicks: ClickNumbers): void {
+    let highest = 0
     new Counter({
       name: 'slink_clicks_written_total',
       help: 'Clicks the click writer has finished with (stored; or dropped past its limit, which it logs).',
       registers: [this.registry],
       collect() {
+        // The thread's count can dip for a moment while a batch is written (the writer counts
+        // it as waiting before the gatherer stops counting it as writing): the counter keeps
+        // the highest count seen, so it never goes down.
+        highest = Math.max(highest, clicks.written)
         this.reset()
-        // A counter refuses a negative increment: never fail a scrape over a passing count.
-        this.inc(Math.max(0, clicks.written))
+        this.inc(highest)
       },
     })
     new Gauge({
