@@ -37,6 +37,10 @@ export interface Config {
   clickLogDays: number | null
   /** Addresses/CIDRs (or `loopback`, `linklocal`, `uniquelocal`) that may ask `/tls/allowed`. */
   tlsAskFrom: string[]
+  /** Where /metrics is served (on HOST), or null: off. */
+  metricsPort: number | null
+  /** The bearer token /metrics asks for, or null: none. */
+  metricsToken: string | null
 }
 
 type Env = Record<string, string | undefined>
@@ -104,6 +108,16 @@ export const CONFIG_VARIABLES = [
     'TLS_ASK_FROM',
     'loopback',
     'Comma list of addresses/CIDRs that may ask `GET /tls/allowed` (the TLS proxy); others get 404.',
+  ],
+  [
+    'METRICS_PORT',
+    '(none)',
+    'Port (1 to 65535) serving Prometheus metrics at /metrics on HOST, for the whole machine; keep it off the public network (see docs/deploy.md).',
+  ],
+  [
+    'METRICS_TOKEN',
+    '(none)',
+    'Bearer token /metrics asks for (16 to 256 printable characters, no spaces); needs METRICS_PORT.',
   ],
 ] as const
 
@@ -213,6 +227,23 @@ function publicUrl(env: Env, port: number): URL {
   return url
 }
 
+function metrics(env: Env, port: number): Pick<Config, 'metricsPort' | 'metricsToken'> {
+  const metricsPort = env.METRICS_PORT?.trim() ? integer(env, 'METRICS_PORT', 0, 1, 65535) : null
+  if (metricsPort !== null && metricsPort === port) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT, got ${metricsPort} for both`)
+  }
+  const metricsToken = env.METRICS_TOKEN?.trim() || null
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable characters without spaces')
+  }
+  if (metricsToken !== null && metricsPort === null) {
+    throw new ConfigError(
+      'METRICS_TOKEN is set but METRICS_PORT is not: set the port to serve /metrics',
+    )
+  }
+  return { metricsPort, metricsToken }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535)
   const initialApiKey = env.INITIAL_API_KEY?.trim() || null
@@ -262,5 +293,6 @@ export function loadConfig(env: Env = process.env): Config {
     importAllowedHosts: allowList(env, 'IMPORT_ALLOWED_HOSTS'),
     clickLogDays: env.CLICK_LOG_DAYS?.trim() ? integer(env, 'CLICK_LOG_DAYS', 0, 1, 36_500) : null,
     tlsAskFrom: tlsAskFrom(env),
+    ...metrics(env, port),
   }
 }

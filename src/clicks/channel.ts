@@ -14,6 +14,8 @@ export interface ClickChannel {
   send(columns: ClickColumns): void
   /** Clicks sent and not yet stored (nor dropped) by the writer. */
   readonly backlog: number
+  /** Clicks the writer has stored (or dropped) since the channel opened. */
+  readonly written: number
   /** Called when the backlog shrinks. */
   onProgress(listener: () => void): void
   /** Resolves when everything sent so far is written (or has failed once and is kept). */
@@ -35,6 +37,10 @@ export class InlineChannel implements ClickChannel {
 
   /** Written in this thread: nothing is ever behind that the request thread waits for. */
   readonly backlog = 0
+
+  get written(): number {
+    return this.gatherer.finished
+  }
 
   onProgress(): void {}
 
@@ -89,6 +95,11 @@ export class WorkerChannel implements ClickChannel {
 
   get backlog(): number {
     return this.sent - this.finished
+  }
+
+  /** As the thread last reported it (its `finished` messages). */
+  get written(): number {
+    return this.finished
   }
 
   onProgress(listener: () => void): void {

@@ -33,6 +33,8 @@ import { MemoryCounters, type Counters } from '../limits/window-counters.js'
 import type { Services } from './services.js'
 import { sharedSecret } from '../db/settings.js'
 import { FORMATS } from '../shared/formats.js'
+import type { Metrics } from '../shared/metrics.js'
+import { countRequests } from '../http/count-requests.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -53,6 +55,8 @@ export interface AppOptions {
   signInLimits?: SignInLimits
   /** The Redis connection when REDIS_URL is set: `/ready` asks it too. */
   redis?: Redis | null
+  /** Where answers are counted for /metrics (nowhere when absent). */
+  metrics?: Metrics
 }
 
 /**
@@ -94,6 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
                 handler,
                 requestHostname(config.trustProxy),
                 (error: unknown) => app.log.error({ err: error }, 'redirect failed'),
+                options.metrics,
               )
             : handler,
         ),
@@ -127,6 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   })
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply))
+  if (options.metrics) countRequests(app, options.metrics)
   const routes = trackRoutes(app)
   app.decorate('apiRoutes', () => routes.list())
 

@@ -10,6 +10,7 @@ import { prepareDatabase } from './server.js'
 import { serveCounters } from '../cluster/primary-counters.js'
 import { relayBetweenWorkers } from '../cluster/relays.js'
 import { startClickRetention } from './click-retention.js'
+import { serveClusterMetrics } from './metrics.js'
 
 interface Listening {
   slink: 'listening'
@@ -33,6 +34,10 @@ export async function serveWithWorkers(
   say: (line: string) => void,
 ): Promise<void> {
   await prepareDatabase(config, say)
+  // Listening first: a port already taken stops the start before any worker runs.
+  await serveClusterMetrics(config, (error) =>
+    console.error(`gathering the workers' metrics failed: ${(error as Error).message}`),
+  )
   cluster.schedulingPolicy = cluster.SCHED_NONE
   let stopping = false
   let announced = false

@@ -17,6 +17,7 @@ import { relayOverRedis, relayThroughPrimary } from '../cluster/relays.js'
 import { MemoryCounters, type Counters } from '../limits/window-counters.js'
 import { createRedirects, type Redirects } from './redirects.js'
 import { startClickRetention } from './click-retention.js'
+import { createMetrics, observeService } from './metrics.js'
 import { createServices, serviceOptionsFrom, type Services } from './services.js'
 import { IDLE_TIMEOUT_MS } from '../sessions/service.js'
 import { RedisSessionStore } from '../sessions/redis-store.js'
@@ -73,8 +74,10 @@ export async function startService(
     say(`${message}: ${error instanceof Error ? error.message : String(error)}`)
   const log = (message: string) => (error: unknown) => logError(error, message)
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log('Redis is unreachable')) : null
+  const metrics = createMetrics(config)
   const services = createServices(db, {
     ...serviceOptionsFrom(config),
+    metrics: metrics ?? undefined,
     ...(redis ? { sessionStore: new RedisSessionStore(redis, IDLE_TIMEOUT_MS / 1000) } : {}),
     log,
   })
@@ -116,13 +119,28 @@ export async function startService(
     defaultDomainId: () => defaultDomain.id,
     counters,
     redis,
+    metrics: metrics ?? undefined,
   })
   logError = (error, message) => app.log.error({ err: error }, message)
   // Every process sends webhook deliveries; claims make each one go out once.
   const dispatcher = new WebhookDispatcher(db, {
     policy: services.webhookPolicy,
     onError: log('sending webhooks failed; will retry'),
+    metrics: metrics ?? undefined,
   })
+  // A cluster worker's metrics are served by the primary (composition/cluster-workers.ts).
+  const metricsEndpoint = metrics
+    ? await observeService(
+        config,
+        metrics,
+        {
+          db,
+          clicks: redirects.recorder,
+          oldestPendingDelivery: () => dispatcher.oldestPendingAt(),
+        },
+        { listen: !options.worker, log: log('gathering metrics failed') },
+      )
+    : null
   services.onDeliveriesQueued(() => dispatcher.nudge())
   await app.listen({ port: config.port, host: config.host })
   dispatcher.start()
@@ -179,6 +197,7 @@ export async function startService(
       await Promise.all([redis?.quit().catch(() => {}), subscriber?.quit().catch(() => {})])
       await titlesStopped()
       await retention?.stop()
+      await metricsEndpoint?.close()
       await db.close()
     })())
   return { app, services, redirects, port, stop }

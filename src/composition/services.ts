@@ -37,6 +37,7 @@ import { WebhookOutbox } from '../webhooks/outbox.js'
 import { WebhookService } from '../webhooks/service.js'
 import { SqlWebhookStore } from '../webhooks/store.js'
 import { SqlUserStore } from '../users/store.js'
+import type { Metrics } from '../shared/metrics.js'
 
 export interface ServiceOptions {
   /** Title fetching: off, or on with these options (tests allow loopback destinations). */
@@ -52,6 +53,8 @@ export interface ServiceOptions {
   publicUrl?: URL
   /** Where work done after an answer reports a failure (the server's log). */
   log?: (message: string) => (error: unknown) => void
+  /** Where imported rows are counted (nowhere when absent). */
+  metrics?: Metrics
 }
 
 export function createServices(db: Db, options: ServiceOptions) {
@@ -160,6 +163,7 @@ export function createServices(db: Db, options: ServiceOptions) {
       present,
       timeZoneOf,
       now,
+      metrics: options.metrics,
     }),
     webhookPolicy: options.webhookPolicy ?? PUBLIC_ONLY,
     webhooks: new WebhookService(

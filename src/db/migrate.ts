@@ -24,6 +24,7 @@ import { searchChangedText } from './migrations/0017-search-changed-text.js'
 import { shortKeyPrefixes } from './migrations/0019-short-key-prefixes.js'
 import { standardSearch } from './migrations/0020-standard-search.js'
 import { normalisedUrls } from './migrations/0023-normalised-urls.js'
+import { webhookOutboxPendingAge } from './migrations/0024-webhook-outbox-pending-age.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -47,6 +48,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0019-short-key-prefixes': shortKeyPrefixes(),
     '0020-standard-search': standardSearch(dialect),
     '0023-normalised-urls': normalisedUrls(dialect),
+    '0024-webhook-outbox-pending-age': webhookOutboxPendingAge(),
   }
 }
 

@@ -164,6 +164,7 @@ it('are filled from the links already there when the migration runs', async () =
         '0019-short-key-prefixes',
         '0020-standard-search',
         '0023-normalised-urls',
+        '0024-webhook-outbox-pending-age',
       ],
     })
     expect(await counts(db)).toEqual({ kept: { 1: 7, 2: 3 }, real: { 1: 7, 2: 3 } })
@@ -382,6 +383,7 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL, filled', 
         '0019-short-key-prefixes',
         '0020-standard-search',
         '0023-normalised-urls',
+        '0024-webhook-outbox-pending-age',
       ],
     })
     expect(await counts(db)).toEqual({

@@ -294,4 +294,12 @@ describe('the layering of src/', () => {
       .map((i) => `${relative(SRC, i.from)} → ${relative(SRC, i.to)}`)
     expect(builds).toEqual([])
   })
+
+  it('keeps prom-client in src/metrics/ and the composition root: the rest counts through Metrics', () => {
+    const users = sourceFiles(SRC)
+      .filter((file) => /from 'prom-client'/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(SRC, file))
+    expect(users.length).toBeGreaterThan(0)
+    expect(users.filter((path) => !/^(metrics|composition)\//.test(path))).toEqual([])
+  })
 })
