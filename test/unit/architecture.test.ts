@@ -43,8 +43,11 @@ const DOMAIN_FOLDERS = [
   'webhooks',
 ]
 
-/** The edges (HTTP, the command line) and the composition root, which may know Fastify. */
-const EDGE_FOLDERS = ['cli', 'composition', 'dashboard', 'edge', 'http']
+/**
+ * The edges (HTTP, the command line, the Prometheus endpoint) and the composition root, which
+ * may know Fastify and prom-client.
+ */
+const EDGE_FOLDERS = ['cli', 'composition', 'dashboard', 'edge', 'http', 'metrics']
 
 interface Import {
   from: string
