@@ -8,6 +8,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
 import { notFoundPage } from '../pages/index.js'
+import { NotFoundError } from '../shared/errors.js'
+import { sendError } from '../http/error-handler.js'
 import { readCookie } from '../passwords/remembered.js'
 import type { Services } from '../services.js'
 import { ABSOLUTE_TIMEOUT_MS } from '../sessions/service.js'
@@ -37,7 +39,8 @@ import {
   SIGN_IN_FAILED,
   tooManySignInsPage,
 } from './public-pages.js'
-import type { Viewer } from './shell.js'
+import { sectionOf, type Viewer } from './shell.js'
+import { dashboardNotFoundPage } from './resource-pages.js'
 import {
   dropEmptyFields,
   field,
@@ -231,6 +234,20 @@ export function createDashboard(options: DashboardOptions) {
             }
             who.set(request, found)
           })
+
+          // A dashboard 404 is a dashboard page: the navigation and a way back (for the
+          // signed-in; anyone else is sent to sign in, as everywhere under /dashboard).
+          const missing = async (request: FastifyRequest, reply: FastifyReply) => {
+            const found = who.get(request) ?? (await signedIn(request))
+            if (!found) return seeOther(reply, '/login')
+            return send(reply, 404, dashboardNotFoundPage(viewerOf(found), sectionOf(request.url)))
+          }
+          dashboard.setNotFoundHandler(missing)
+          dashboard.setErrorHandler((error, request, reply) =>
+            error instanceof NotFoundError
+              ? missing(request, reply)
+              : sendError(error, request, reply),
+          )
 
           dashboard.get('/', { schema: { hide: true } }, async (request, reply) => {
             const me = signedInOf(request)

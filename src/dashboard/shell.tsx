@@ -30,6 +30,18 @@ const SECTIONS: { id: Section; label: string; href: string; admin?: boolean }[] 
   { id: 'admin', label: 'Admin', href: '/dashboard/admin', admin: true },
 ]
 
+/** The section a dashboard path belongs to (the Overview for one it does not know). */
+export function sectionOf(url: string): Section {
+  const first = url.split(/[?#]/)[0]!.split('/')[2] ?? ''
+  return SECTIONS.find((s) => s.href === `/dashboard/${first}`)?.id ?? 'overview'
+}
+
+/** Where a section starts and what it is called, for a way back to it. */
+export function sectionHome(section: Section): { label: string; href: string } {
+  const found = SECTIONS.find((s) => s.id === section) ?? SECTIONS[0]!
+  return { label: found.label, href: found.href }
+}
+
 export function dashboardPage(input: {
   title: string
   section: Section
