@@ -21,11 +21,15 @@ import { NotFoundError } from '../shared/errors.js'
 import type { LinkKey } from '../shared/link-keys.js'
 import { INDEXED_TERM_MIN } from './search-index-sql.js'
 
+/** The columns `searchBy: 'all'` looks in: a link matches if any of them contains the term. */
+const SEARCH_ALL = ['alias', 'url', 'title'] as const
+
 export type LinkStatus = 'active' | 'expired' | 'disabled'
 
 export interface LinkFilter {
   search?: string
-  searchBy: 'title' | 'alias' | 'url'
+  /** `all`: alias, URL or title. */
+  searchBy: 'title' | 'alias' | 'url' | 'all'
   status?: LinkStatus
   /** 0 selects links in no space. */
   spaceId?: number
@@ -420,7 +424,10 @@ export class SqlLinkStore implements LinkStore {
     const all = this.db.kysely.selectFrom('links').where('user_id', '=', userId)
     let base = all
     if (filter.search) {
-      base = base.where(await this.searchCondition(filter.searchBy, filter.search))
+      const term = filter.search
+      const columns = filter.searchBy === 'all' ? SEARCH_ALL : [filter.searchBy]
+      const found = await Promise.all(columns.map((c) => this.searchCondition(c, term)))
+      base = base.where(({ or }) => or(found))
     }
     if (filter.spaceId !== undefined) {
       base =
@@ -466,7 +473,7 @@ export class SqlLinkStore implements LinkStore {
    * (`b12`) four to eight times as long by id. The ids are read by a statement of their own: a
    * link created, or renamed to match, after it is found by the next list, not this one.
    */
-  private async searchCondition(column: LinkFilter['searchBy'], term: string) {
+  private async searchCondition(column: (typeof SEARCH_ALL)[number], term: string) {
     const contains = containsInsensitive(column, term, this.db.dialect)
     if ([...term].length < INDEXED_TERM_MIN) return contains
     if (this.db.dialect === 'postgres') {
