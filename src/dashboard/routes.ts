@@ -276,7 +276,12 @@ export function createDashboard(options: DashboardOptions) {
               const query = request.query as LinkListQuery
               const paging = pageRequest(query)
               const [found, spaces] = await Promise.all([
-                services.overview.linkPage(me.user.id, linkFilterOf(query), paging),
+                // The dashboard's one search box looks in alias, URL and title.
+                services.overview.linkPage(
+                  me.user.id,
+                  linkFilterOf({ ...query, search_by: query.search_by ?? 'all' }),
+                  paging,
+                ),
                 services.overview.spaces(me.user.id),
               ])
               const search = new URLSearchParams()

@@ -1,7 +1,7 @@
 /**
  * The signed-in layout: a skip link, the top bar (brand, navigation, who is signed in, sign
- * out) and the page's content. The navigation wraps on a phone; the current page is marked with
- * `aria-current`.
+ * out) and the page's content. On a phone the navigation folds into a "Menu" (`<details>`, so it
+ * opens without JavaScript); the current page is marked with `aria-current`.
  */
 import type { ComponentChildren } from 'preact'
 import type { RenderedPage } from '../pages/layout.js'
@@ -49,6 +49,7 @@ export function dashboardPage(input: {
   children: ComponentChildren
 }): RenderedPage {
   const { viewer } = input
+  const sections = SECTIONS.filter((s) => !s.admin || viewer.admin)
   return renderDocument({
     title: input.title,
     shape: 'app',
@@ -62,9 +63,9 @@ export function dashboardPage(input: {
             <a class="brand" href="/dashboard">
               slink
             </a>
-            <nav aria-label="Dashboard">
+            <nav aria-label="Dashboard" class="nav-wide">
               <ul class="nav">
-                {SECTIONS.filter((s) => !s.admin || viewer.admin).map((s) => (
+                {sections.map((s) => (
                   <li key={s.id}>
                     <a
                       href={s.href}
@@ -77,6 +78,21 @@ export function dashboardPage(input: {
                 ))}
               </ul>
             </nav>
+            {/* The same navigation, folded into a menu on a phone; opens without JavaScript. */}
+            <details class="nav-fold" id="nav-fold">
+              <summary>Menu</summary>
+              <nav aria-label="Dashboard menu">
+                <ul class="nav">
+                  {sections.map((s) => (
+                    <li key={s.id}>
+                      <a href={s.href} aria-current={s.id === input.section ? 'page' : undefined}>
+                        {s.label}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            </details>
             <div class="who">
               <span id="viewer-name" title={viewer.email}>
                 {viewer.name}

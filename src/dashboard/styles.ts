@@ -1,4 +1,6 @@
+import { LINK_LIST_STYLES } from './link-list-styles.js'
 import { LINK_STYLES } from './link-styles.js'
+import { NAV_STYLES } from './nav-styles.js'
 
 /**
  * The dashboard's additions to the pages' stylesheet (same colours, same dark mode): a top bar
@@ -64,4 +66,8 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{ou
 .cards td:empty{display:none}}
 
 ${LINK_STYLES}
+
+${LINK_LIST_STYLES}
+
+${NAV_STYLES}
 `.trim()

@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../support/app.js'
 import { csrfOf, FormClient } from '../support/dashboard.js'
 import { API, expectStatus } from './helpers.js'
 
-const nav = '<nav aria-label="Dashboard">'
+const nav = '<nav aria-label="Dashboard" class="nav-wide">'
 
 describe('the first user on the Account screen', () => {
   let t: TestApp
