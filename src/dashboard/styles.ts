@@ -1,6 +1,7 @@
 import { LINK_LIST_STYLES } from './link-list-styles.js'
 import { LINK_STYLES } from './link-styles.js'
 import { NAV_STYLES } from './nav-styles.js'
+import { STATS_STYLES } from './stats-styles.js'
 
 /**
  * The dashboard's additions to the pages' stylesheet (same colours, same dark mode): a top bar
@@ -70,4 +71,6 @@ ${LINK_STYLES}
 ${LINK_LIST_STYLES}
 
 ${NAV_STYLES}
+
+${STATS_STYLES}
 `.trim()
