@@ -28,6 +28,7 @@ import { MemoryCounters, type Counters } from './limits/window-counters.js'
 import type { Services } from './services.js'
 import { sharedSecret } from './db/settings.js'
 import { FORMATS } from './shared/formats.js'
+import { docsPolicy } from './http/docs-policy.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -151,6 +152,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routePrefix: '/api/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
     staticCSP: true,
+    transformStaticCSP: docsPolicy(config.publicUrl),
     transformSpecificationClone: true,
   })
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
