@@ -36,8 +36,15 @@ export interface StartOptions {
   worker?: boolean
 }
 
-/** Migrations, the first user and the default domain: done once, before serving. */
-export async function prepareDatabase(config: Config, say: (line: string) => void): Promise<void> {
+/**
+ * Migrations, the first user and the default domain: done once, before serving. Returns what
+ * to tell about a first user just made (its key, its one-time sign-in link), to be said once the
+ * port accepts connections, so the link works the moment it is printed.
+ */
+export async function prepareDatabase(
+  config: Config,
+  say: (line: string) => void,
+): Promise<string[]> {
   const db = openDatabase(config.database, say)
   try {
     await migrate(db)
@@ -46,17 +53,18 @@ export async function prepareDatabase(config: Config, say: (line: string) => voi
     if (rebuilt) say(`Rebuilt the search index: ${rebuilt} links had changed since it last ran.`)
     const first = await services.users.ensureFirstUser(config.initialApiKey)
     await services.domains.ensureDefault(config.publicUrl)
-    if (first) {
-      if (first.apiKey) {
-        say(`Created the first user (${first.email}). Its API key, shown only this once:`)
-        say(first.apiKey)
-      } else {
-        say(`Created the first user (${first.email}); its key is INITIAL_API_KEY.`)
-      }
-      const token = await services.accounts.issueToken(first.userId)
-      say('Set its password and sign in to the dashboard (one-time link, valid 24 hours):')
-      say(passwordLink(config.publicUrl, token))
-    }
+    if (!first) return []
+    const token = await services.accounts.issueToken(first.userId)
+    return [
+      ...(first.apiKey
+        ? [
+            `Created the first user (${first.email}). Its API key, shown only this once:`,
+            first.apiKey,
+          ]
+        : [`Created the first user (${first.email}); its key is INITIAL_API_KEY.`]),
+      'Set its password and sign in to the dashboard (one-time link, valid 24 hours):',
+      passwordLink(config.publicUrl, token),
+    ]
   } finally {
     await db.close()
   }
@@ -67,7 +75,7 @@ export async function startService(
   say: (line: string) => void = console.log,
   options: StartOptions = {},
 ): Promise<RunningService> {
-  if (!options.worker) await prepareDatabase(config, say)
+  const greeting = options.worker ? [] : await prepareDatabase(config, say)
   const db = openDatabase(config.database)
   const log = (message: string) => (error: unknown) => app.log.error({ err: error }, message)
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log('Redis is unreachable')) : null
@@ -121,6 +129,7 @@ export async function startService(
   })
   services.onDeliveriesQueued(() => dispatcher.nudge())
   await app.listen({ port: config.port, host: config.host })
+  for (const line of greeting) say(line)
   dispatcher.start()
   // Imports whose process is gone end `failed` (docs/import.md): now, and as they go stale.
   const sweepImports = () => void services.imports.failAbandoned().catch(log('import sweep failed'))

@@ -31,7 +31,7 @@ export async function serveWithWorkers(
   count: number,
   say: (line: string) => void,
 ): Promise<void> {
-  await prepareDatabase(config, say)
+  const greeting = await prepareDatabase(config, say)
   cluster.schedulingPolicy = cluster.SCHED_NONE
   let stopping = false
   let announced = false
@@ -50,6 +50,8 @@ export async function serveWithWorkers(
       ready.add(worker.id)
       if (!announced && ready.size === count) {
         announced = true
+        // Every worker accepts connections: the first user's link works from now on.
+        for (const line of greeting) say(line)
         say(
           `slink is listening on port ${message.port} with ${count} workers; short links at ${config.publicUrl.origin}`,
         )
