@@ -20,6 +20,7 @@ import { createServices, serviceOptionsFrom, type Services } from './services.js
 import { IDLE_TIMEOUT_MS } from './sessions/service.js'
 import { RedisSessionStore } from './sessions/redis-store.js'
 import { passwordLink } from './users/accounts.js'
+import { rememberPublicUrl } from './db/settings.js'
 import { WebhookDispatcher } from './webhooks/dispatcher.js'
 
 export interface RunningService {
@@ -53,6 +54,7 @@ export async function prepareDatabase(
     if (rebuilt) say(`Rebuilt the search index: ${rebuilt} links had changed since it last ran.`)
     const first = await services.users.ensureFirstUser(config.initialApiKey)
     await services.domains.ensureDefault(config.publicUrl)
+    await rememberPublicUrl(db, config.publicUrl)
     if (!first) return []
     const token = await services.accounts.issueToken(first.userId)
     return [
