@@ -13,4 +13,7 @@ export const NAV_STYLES = `
 .topbar .inner{flex-wrap:nowrap;gap:.5rem}
 .who{margin-left:auto;flex-wrap:nowrap;min-width:0}
 #viewer-name{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:8rem}}
+.event-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:0 1rem}
+.attempts{margin:0;padding-left:1.1rem}
+.hook-reason{color:var(--fg)}
 `.trim()

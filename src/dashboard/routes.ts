@@ -53,6 +53,7 @@ import {
 import { resourceRoutes } from './resource-routes.js'
 import { accountRoutes } from './account-routes.js'
 import { adminRoutes } from './admin-routes.js'
+import { webhookRoutes } from './webhook-routes.js'
 import { takeSignIn, type SignInLimits } from './sign-in-limits.js'
 import type { RequestLimit } from '../limits/request-limit.js'
 
@@ -326,6 +327,7 @@ export function createDashboard(options: DashboardOptions) {
           resourceRoutes(dashboard, context)
           accountRoutes(dashboard, context, options.limits.passwordChanges)
           adminRoutes(dashboard, context)
+          webhookRoutes(dashboard, context)
 
           await dashboard.register(importPages, { config, services, signedInOf, viewerOf })
         },

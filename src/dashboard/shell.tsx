@@ -10,7 +10,15 @@ import { CsrfField } from './components.js'
 import { renderDocument } from './document.js'
 
 export type Section =
-  'overview' | 'links' | 'pixels' | 'spaces' | 'domains' | 'imports' | 'account' | 'admin'
+  | 'overview'
+  | 'links'
+  | 'pixels'
+  | 'spaces'
+  | 'domains'
+  | 'webhooks'
+  | 'imports'
+  | 'account'
+  | 'admin'
 
 export interface Viewer {
   name: string
@@ -25,6 +33,7 @@ const SECTIONS: { id: Section; label: string; href: string; admin?: boolean }[] 
   { id: 'pixels', label: 'Pixels', href: '/dashboard/pixels' },
   { id: 'spaces', label: 'Spaces', href: '/dashboard/spaces' },
   { id: 'domains', label: 'Domains', href: '/dashboard/domains' },
+  { id: 'webhooks', label: 'Webhooks', href: '/dashboard/webhooks' },
   { id: 'imports', label: 'Imports', href: '/dashboard/imports' },
   { id: 'account', label: 'Account', href: '/dashboard/account' },
   { id: 'admin', label: 'Admin', href: '/dashboard/admin', admin: true },
