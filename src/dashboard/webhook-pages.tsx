@@ -265,7 +265,7 @@ export function webhookPage(
                         <button
                           type="submit"
                           class="secondary-button small-button"
-                          aria-label={`Send delivery ${delivery.id} again`}
+                          aria-label={`Send again: delivery ${delivery.id}`}
                         >
                           Send again
                         </button>

@@ -139,6 +139,43 @@ describe.skipIf(!chromium.ok)('the links list in Chromium', () => {
     }
   }, 90_000)
 
+  it('the Webhooks screens, a dashboard 404 and Make admin in every view', async () => {
+    const made = await s.api('POST', '/webhooks', {
+      url: 'https://hooks.example/in',
+      'events[0]': 'link.created',
+    })
+    expect(made.status).toBe(201)
+    const hookId = (made.json as { data: { id: number } }).data.id
+    expect((await s.api('POST', `/webhooks/${hookId}/test`, {})).status).toBe(202)
+    for (const { width, dark, name } of VIEWS) {
+      const { page, violations } = await openPage(browser, {
+        width,
+        dark,
+        cookies,
+        track: contexts,
+      })
+      for (const [path, shot] of [
+        ['/dashboard/webhooks', 'webhooks'],
+        [`/dashboard/webhooks/${hookId}`, 'webhook'],
+        ['/dashboard/links/9999', 'not-found'],
+      ] as const) {
+        await page.goto(`${origin}${path}`)
+        await page.screenshot({
+          path: `test-artifacts/dashboard-${shot}-${name}.png`,
+          fullPage: true,
+        })
+        expect(await seriousAxe(page), `${shot} ${name}`).toEqual([])
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          width,
+        )
+        expect(await page.evaluate(SMALLEST_TEXT), `${shot} ${name}`).toBeGreaterThanOrEqual(11)
+        // The top bar stays one row at both widths (nine sections at 1280 px).
+        expect((await page.locator('.topbar').boundingBox())!.height).toBeLessThan(64)
+      }
+      await expectNoCsp(page, violations)
+    }
+  }, 90_000)
+
   it('the row menu and the navigation menu open without JavaScript', async () => {
     const { page } = await openPage(browser, {
       width: 390,
