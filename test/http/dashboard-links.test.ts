@@ -148,10 +148,10 @@ describe('dashboard links list', () => {
   it('sorts by its column headers, which keep the filters and turn the order round', async () => {
     const res = await alice.get(`/dashboard/links?status=1&sort_by=clicks&sort=desc`)
     expect(res.body).toContain(
-      '<th scope="col" class="num" aria-sort="descending"><a class="sort" href="/dashboard/links?status=1&amp;sort_by=clicks&amp;sort=asc">Clicks<span aria-hidden="true"> ↓</span></a></th>',
+      '<th scope="col" class="num col-clicks" aria-sort="descending"><a class="sort" href="/dashboard/links?status=1&amp;sort_by=clicks&amp;sort=asc">Clicks<span aria-hidden="true"> ↓</span></a></th>',
     )
     expect(res.body).toContain(
-      '<th scope="col"><a class="sort" href="/dashboard/links?status=1&amp;sort_by=alias&amp;sort=asc">Short link</a></th>',
+      '<th scope="col" class="col-short"><a class="sort" href="/dashboard/links?status=1&amp;sort_by=alias&amp;sort=asc">Short link</a></th>',
     )
     expect(res.body).toContain(
       'href="/dashboard/links?status=1&amp;sort_by=id&amp;sort=desc">Created</a>',
