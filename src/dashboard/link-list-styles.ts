@@ -19,8 +19,8 @@ export const LINK_LIST_STYLES = `
 .toolbar-panel .bulk{margin:0}
 .link-list{padding:0;overflow:visible}
 #links{table-layout:fixed}
-#links .select{width:2.25rem}#links .col-short{width:16.5rem}#links .col-status{width:15.5rem}
-#links .col-clicks{width:4.5rem}#links .col-created{width:6.5rem}#links .col-actions{width:9rem}
+#links .select{width:2.25rem}#links .col-short{width:17.5rem}#links .col-status{width:15rem}
+#links .col-clicks{width:4.5rem}#links .col-created{width:6.25rem}#links .col-actions{width:9.25rem}
 #links th,#links td{padding:.45rem .5rem;vertical-align:middle}
 #links th{white-space:nowrap}
 #links a.sort{color:inherit;text-decoration:none}
