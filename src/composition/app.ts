@@ -35,6 +35,7 @@ import { sharedSecret } from '../db/settings.js'
 import { FORMATS } from '../shared/formats.js'
 import type { Metrics } from '../shared/metrics.js'
 import { countRequests } from '../http/count-requests.js'
+import { docsPolicy } from '../http/docs-policy.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -169,6 +170,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routePrefix: '/api/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
     staticCSP: true,
+    transformStaticCSP: docsPolicy(config.publicUrl),
     transformSpecificationClone: true,
   })
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())

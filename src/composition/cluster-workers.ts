@@ -33,7 +33,7 @@ export async function serveWithWorkers(
   count: number,
   say: (line: string) => void,
 ): Promise<void> {
-  await prepareDatabase(config, say)
+  const greeting = await prepareDatabase(config, say)
   // Listening first: a port already taken stops the start before any worker runs.
   await serveClusterMetrics(config, (error) =>
     console.error(`gathering the workers' metrics failed: ${(error as Error).message}`),
@@ -56,6 +56,8 @@ export async function serveWithWorkers(
       ready.add(worker.id)
       if (!announced && ready.size === count) {
         announced = true
+        // Every worker accepts connections: the first user's link works from now on.
+        for (const line of greeting) say(line)
         say(
           `slink is listening on port ${message.port} with ${count} workers; short links at ${config.publicUrl.origin}`,
         )

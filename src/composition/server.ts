@@ -22,6 +22,7 @@ import { createServices, serviceOptionsFrom, type Services } from './services.js
 import { IDLE_TIMEOUT_MS } from '../sessions/service.js'
 import { RedisSessionStore } from '../sessions/redis-store.js'
 import { passwordLink } from '../users/accounts.js'
+import { rememberPublicUrl } from '../db/settings.js'
 import { WebhookDispatcher } from '../webhooks/dispatcher.js'
 
 export interface RunningService {
@@ -38,25 +39,34 @@ export interface StartOptions {
   worker?: boolean
 }
 
-/** Migrations, the first user and the default domain: done once, before serving. */
-export async function prepareDatabase(config: Config, say: (line: string) => void): Promise<void> {
+/**
+ * Migrations, the first user and the default domain: done once, before serving. Returns what
+ * to tell about a first user just made (its key, its one-time sign-in link), to be said once the
+ * port accepts connections, so the link works the moment it is printed.
+ */
+export async function prepareDatabase(
+  config: Config,
+  say: (line: string) => void,
+): Promise<string[]> {
   const db = openDatabase(config.database, say)
   try {
     await migrate(db)
     const services = createServices(db, { titleFetch: false })
     const first = await services.users.ensureFirstUser(config.initialApiKey)
     await services.domains.ensureDefault(config.publicUrl)
-    if (first) {
-      if (first.apiKey) {
-        say(`Created the first user (${first.email}). Its API key, shown only this once:`)
-        say(first.apiKey)
-      } else {
-        say(`Created the first user (${first.email}); its key is INITIAL_API_KEY.`)
-      }
-      const token = await services.accounts.issueToken(first.userId)
-      say('Set its password and sign in to the dashboard (one-time link, valid 24 hours):')
-      say(passwordLink(config.publicUrl, token))
-    }
+    await rememberPublicUrl(db, config.publicUrl)
+    if (!first) return []
+    const token = await services.accounts.issueToken(first.userId)
+    return [
+      ...(first.apiKey
+        ? [
+            `Created the first user (${first.email}). Its API key, shown only this once:`,
+            first.apiKey,
+          ]
+        : [`Created the first user (${first.email}); its key is INITIAL_API_KEY.`]),
+      'Set its password and sign in to the dashboard (one-time link, valid 24 hours):',
+      passwordLink(config.publicUrl, token),
+    ]
   } finally {
     await db.close()
   }
@@ -67,7 +77,7 @@ export async function startService(
   say: (line: string) => void = console.log,
   options: StartOptions = {},
 ): Promise<RunningService> {
-  if (!options.worker) await prepareDatabase(config, say)
+  const greeting = options.worker ? [] : await prepareDatabase(config, say)
   const db = openDatabase(config.database)
   // Until the app (and its logger) exists, errors go to `say`.
   let logError = (error: unknown, message: string) =>
@@ -143,6 +153,7 @@ export async function startService(
     : null
   services.onDeliveriesQueued(() => dispatcher.nudge())
   await app.listen({ port: config.port, host: config.host })
+  for (const line of greeting) say(line)
   dispatcher.start()
   // Imports whose process is gone end `failed` (docs/import.md): now, and as they go stale.
   const sweepImports = () => void services.imports.failAbandoned().catch(log('import sweep failed'))

@@ -4,6 +4,7 @@
  * `DashboardContext` and register into the signed-in `/dashboard` scope.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { WebhookService } from '../webhooks/service.js'
 import type { Config } from '../config.js'
 import type { UserRow } from '../db/types.js'
 import type { RenderedPage } from '../pages/layout.js'
@@ -45,6 +46,7 @@ export interface DashboardServices {
   domains: DomainService
   stats: StatsService
   imports: ImportService
+  webhooks: WebhookService
 }
 
 export interface DashboardContext {

@@ -23,10 +23,10 @@ import { registerUploadParser, takeUpload, UPLOAD_LIMIT } from '../http/api/impo
 import { sendLinksExport } from '../http/api/link-export.js'
 import { LINK_LIST_ALIASES } from '../http/aliases.js'
 import { LinkExportQuery } from '../http/api/links.js'
-import { notFoundPage } from '../pages/index.js'
 import type { RenderedPage } from '../pages/layout.js'
 import type { Session } from '../sessions/service.js'
 import { AppError, NotFoundError, ValidationError } from '../shared/errors.js'
+import { dashboardNotFoundPage } from './resource-pages.js'
 import type { UserRow } from '../db/types.js'
 import {
   importPage,
@@ -182,7 +182,8 @@ export async function importPages(app: FastifyInstance, options: ImportPagesOpti
       const user = userOf(request)
       const id = idOf(request.params.id)
       const record = id === null ? undefined : await found(services.imports.get(user.id, id))
-      if (record === undefined) return send(reply, 404, notFoundPage())
+      if (record === undefined)
+        return send(reply, 404, dashboardNotFoundPage(viewer(request), 'imports'))
       const shown = viewer(request)
       if (request.validationError) {
         return send(

@@ -95,6 +95,8 @@ export function linkActionRoutes(app: FastifyInstance, options: LinkRouteOptions
       send(reply, 422, bulkConfirmPage(viewer, { back, problem: message, links: [] }))
     if (action === undefined) return problem('Choose what to do with the selected links.')
     if (sent.length > MAX_BULK) return problem(`Select at most ${MAX_BULK} links.`)
+    // Nothing ticked: back to the very list, which says what to do first.
+    if (sent.length === 0) return seeOther(reply, backWith(raw, 'none', 0))
     if (ids.length === 0) return problem('Select at least one link.')
     if (action === 'delete' && raw.confirm !== '1') {
       const own = await links.findOwn(user.id, ids)

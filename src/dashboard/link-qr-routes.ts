@@ -54,6 +54,10 @@ export function linkQrRoutes(
     },
   )
 
+  /** A PNG's name says its size, so two sizes downloaded do not take one name. */
+  const qrDownloadName = (alias: string, format: QrFormat, size: number) =>
+    format === 'png' ? qrFilename(`${alias}-${size}`, format) : qrFilename(alias, format)
+
   for (const format of ['svg', 'png'] as const satisfies readonly QrFormat[]) {
     dashboard.get(
       `/links/:id/qr.${format}`,
@@ -80,7 +84,7 @@ export function linkQrRoutes(
             .header('content-security-policy', "default-src 'none'")
             .header(
               'content-disposition',
-              `attachment; filename="${qrFilename(link.alias, format)}"`,
+              `attachment; filename="${qrDownloadName(link.alias, format, size)}"`,
             )
             .send(image.body)
         )

@@ -10,7 +10,7 @@ import type { RenderedPage } from '../pages/layout.js'
 import type { FieldMessages } from '../shared/errors.js'
 import { CsrfField, FilterSelect, OrderAndRows, RefusedFilters } from './components.js'
 import { inPeoplesWords, labelled } from './messages.js'
-import { dashboardPage, type Section, type Viewer } from './shell.js'
+import { dashboardPage, sectionHome, type Section, type Viewer } from './shell.js'
 
 const numbers = new Intl.NumberFormat('en-US')
 
@@ -372,7 +372,9 @@ export function resourceDeletePage<Row extends { id: number }>(
 }
 
 /** Send with 404: an id that is not one of the viewer's (or does not exist). */
-export function dashboardNotFoundPage(viewer: Viewer, section: Section): RenderedPage {
+export function dashboardNotFoundPage(viewer: Viewer, asked: Section): RenderedPage {
+  const section = asked === 'admin' && !viewer.admin ? 'overview' : asked
+  const home = sectionHome(section)
   return dashboardPage({
     title: 'Not found',
     section,
@@ -381,7 +383,9 @@ export function dashboardNotFoundPage(viewer: Viewer, section: Section): Rendere
       <section class="panel">
         <p>There is nothing here, or it is not yours.</p>
         <p>
-          <a href={`/dashboard${section === 'overview' ? '' : `/${section}`}`}>Back</a>
+          <a href={home.href} id="not-found-back">
+            Back to {home.label}
+          </a>
         </p>
       </section>
     ),

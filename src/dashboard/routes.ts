@@ -8,6 +8,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
 import { notFoundPage } from '../pages/index.js'
+import { NotFoundError } from '../shared/errors.js'
+import { sendError } from '../http/error-handler.js'
 import { readCookie } from '../passwords/remembered.js'
 import { ABSOLUTE_TIMEOUT_MS } from '../sessions/service.js'
 import { DisabledUserError, passwordProblem } from '../users/accounts.js'
@@ -37,7 +39,8 @@ import {
   SIGN_IN_FAILED,
   tooManySignInsPage,
 } from './public-pages.js'
-import type { Viewer } from './shell.js'
+import { sectionOf, type Viewer } from './shell.js'
+import { dashboardNotFoundPage } from './resource-pages.js'
 import {
   dropEmptyFields,
   field,
@@ -51,6 +54,7 @@ import {
 import { resourceRoutes } from './resource-routes.js'
 import { accountRoutes } from './account-routes.js'
 import { adminRoutes } from './admin-routes.js'
+import { webhookRoutes } from './webhook-routes.js'
 import { takeSignIn, type SignInLimits } from './sign-in-limits.js'
 import type { RequestLimit } from '../limits/request-limit.js'
 
@@ -233,6 +237,20 @@ export function createDashboard(options: DashboardOptions) {
             who.set(request, found)
           })
 
+          // A dashboard 404 is a dashboard page: the navigation and a way back (for the
+          // signed-in; anyone else is sent to sign in, as everywhere under /dashboard).
+          const missing = async (request: FastifyRequest, reply: FastifyReply) => {
+            const found = who.get(request) ?? (await signedIn(request))
+            if (!found) return seeOther(reply, '/login')
+            return send(reply, 404, dashboardNotFoundPage(viewerOf(found), sectionOf(request.url)))
+          }
+          dashboard.setNotFoundHandler(missing)
+          dashboard.setErrorHandler((error, request, reply) =>
+            error instanceof NotFoundError
+              ? missing(request, reply)
+              : sendError(error, request, reply),
+          )
+
           dashboard.get('/', { schema: { hide: true } }, async (request, reply) => {
             const me = signedInOf(request)
             const [data, shortened] = await Promise.all([
@@ -263,7 +281,12 @@ export function createDashboard(options: DashboardOptions) {
               const query = request.query as LinkListQuery
               const paging = pageRequest(query)
               const [found, spaces, shortened] = await Promise.all([
-                services.overview.linkPage(me.user.id, linkFilterOf(query), paging),
+                // The dashboard's one search box looks in alias, URL and title.
+                services.overview.linkPage(
+                  me.user.id,
+                  linkFilterOf({ ...query, search_by: query.search_by ?? 'all' }),
+                  paging,
+                ),
                 services.overview.spaces(me.user.id),
                 shortenedLink(services, me.user.id, query),
               ])
@@ -311,6 +334,7 @@ export function createDashboard(options: DashboardOptions) {
           resourceRoutes(dashboard, context)
           accountRoutes(dashboard, context, options.limits.passwordChanges)
           adminRoutes(dashboard, context)
+          webhookRoutes(dashboard, context)
 
           await dashboard.register(importPages, {
             config,

@@ -16,26 +16,38 @@ export const TRIGRAM_MIN = 3
 
 export type SearchColumn = 'alias' | 'url' | 'title'
 
+/** Where a search looks: one column, or `all` of them (a link matches if any contains the term). */
+export type SearchIn = SearchColumn | 'all'
+
+const ALL_COLUMNS: readonly SearchColumn[] = ['alias', 'url', 'title']
+
 /**
  * The FTS5 query that finds `term` in `column`: the term as one phrase, in double quotes with
  * each `"` doubled, inside which FTS5 reads nothing as syntax (`*`, `NEAR`, `AND`, parentheses,
  * `:` are plain text). FTS5 cannot read U+0000: such a term is refused here (the caller never
  * sends one, see containsInsensitive).
  */
-export function ftsQuery(column: SearchColumn, term: string): string {
+export function ftsQuery(column: SearchIn, term: string): string {
   if (term.includes('\u0000')) throw new RangeError('an FTS5 query cannot hold U+0000')
-  return `${column} : "${term.replaceAll('"', '""')}"`
+  const columns = column === 'all' ? `{${ALL_COLUMNS.join(' ')}}` : column
+  return `${columns} : "${term.replaceAll('"', '""')}"`
+}
+
+function contains(column: SearchIn, term: string, dialect: Dialect): RawBuilder<boolean> {
+  if (column !== 'all') return containsInsensitive(column, term, dialect)
+  const each = ALL_COLUMNS.map((c) => containsInsensitive(c, term, dialect))
+  return sql<boolean>`(${sql.join(each, sql` or `)})`
 }
 
 export function searchCondition(
-  column: SearchColumn,
+  column: SearchIn,
   term: string,
   dialect: Dialect,
 ): RawBuilder<boolean> {
-  const contains = containsInsensitive(column, term, dialect)
+  const answer = contains(column, term, dialect)
   if (dialect === 'postgres' || term.includes('\u0000') || [...term].length < TRIGRAM_MIN) {
-    return contains
+    return answer
   }
   const query = ftsQuery(column, term)
-  return sql<boolean>`(links.id in (select rowid from links_search where links_search match ${query}) and ${contains})`
+  return sql<boolean>`(links.id in (select rowid from links_search where links_search match ${query}) and ${answer})`
 }

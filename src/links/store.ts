@@ -33,7 +33,8 @@ export type LinkStatus = 'active' | 'expired' | 'disabled'
 
 export interface LinkFilter {
   search?: string
-  searchBy: 'title' | 'alias' | 'url'
+  /** `all`: alias, URL or title. */
+  searchBy: 'title' | 'alias' | 'url' | 'all'
   status?: LinkStatus
   /** 0 selects links in no space. */
   spaceId?: number

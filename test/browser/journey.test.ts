@@ -282,6 +282,8 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     expect(await page.locator('#links tbody tr').count()).toBe(3)
     for (const alias of ['journey', 'journey-2', 'journey-3'])
       await page.check(`[aria-label="Select http://short.test/${alias}"]`)
+    // The actions on the selection open from "With selected".
+    await page.click('#bulk-menu summary')
     await page.selectOption('#bulk-action', 'delete')
     await shot(page, '07-selected')
     await Promise.all([

@@ -202,10 +202,22 @@ describe('dashboard admin', () => {
     expect(await t.services.sessions.resume(made.id)).toBeNull()
   })
 
-  it('makes a user an admin and back; never oneself', async () => {
+  it('makes a user an admin after a confirmation, and back; never oneself', async () => {
+    // "Make admin" first asks, changing nothing.
+    const ask = await admin.post(`/dashboard/admin/users/${t.userB}/role`, {
+      _csrf: await token(),
+      role: 'admin',
+    })
+    expectStatus(ask, 200)
+    expect(ask.body).toContain('<h1>Make this user an administrator?</h1>')
+    expect(ask.body).toContain('<input type="hidden" name="confirm" value="1"/>')
+    expect(ask.body).toContain('<a class="button secondary" href="/dashboard/admin">')
+    expect(await t.services.accounts.findUser(t.userB)).toMatchObject({ role: 'user' })
+    expectStatus(await bob.get('/dashboard/admin'), 403)
     const up = await admin.post(`/dashboard/admin/users/${t.userB}/role`, {
       _csrf: await token(),
       role: 'admin',
+      confirm: '1',
     })
     expectStatus(up, 303)
     expect(up.headers.location).toBe('/dashboard/admin?done=role')

@@ -768,10 +768,30 @@ describe('dashboard link forms', () => {
       expectStatus(await t.call('GET', `${API}/links/${bobsLink.id}`, { key: KEY_B }), 200)
     })
 
-    it('without an action or a selection it says so (422) and changes nothing', async () => {
-      const none = await bulk([['action', 'disable']])
-      expectStatus(none, 422)
-      expect(none.body).toContain('Select at least one link.')
+    it('with nothing selected it goes back to the same list, which says what to do first', async () => {
+      const back = '/dashboard/links?search=bulk&status=1&page=2'
+      const none = await bulk([
+        ['action', 'disable'],
+        ['_back', back],
+      ])
+      expectStatus(none, 303)
+      expect(none.headers.location).toBe(`${back}&done=none-0`)
+      const list = await alice.get(none.headers.location as string)
+      expectStatus(list, 200)
+      expect(list.body).toContain(
+        '<p class="notice" role="status" id="links-notice">No link was selected, so nothing changed. Tick the links first, then choose what to do with them.</p>',
+      )
+      // The filters are kept: the search box still holds the term.
+      expect(list.body).toContain('name="search" value="bulk"')
+    })
+
+    it('without an action, or with ids none of which is the user’s, it says so (422) and changes nothing', async () => {
+      const junk = await bulk([
+        ['action', 'disable'],
+        ['ids[]', 'x'],
+      ])
+      expectStatus(junk, 422)
+      expect(junk.body).toContain('Select at least one link.')
       const unknown = await bulk([
         ['action', 'explode'],
         ['ids[]', bobsLink.id],
