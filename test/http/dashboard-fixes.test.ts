@@ -51,7 +51,7 @@ describe('the first user on the Account screen', () => {
     })
     expectStatus(res, 422)
     expect(res.body).toContain(
-      '<p class="field-error" id="email-error">The email field must be a valid email address.</p>',
+      '<p class="field-error" id="email-error">“Email” must be an email address, such as ada@example.org.</p>',
     )
   })
 })
