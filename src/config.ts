@@ -2,6 +2,7 @@
  * Configuration: environment variables, parsed and validated once at start-up.
  * A bad value throws a ConfigError whose message names the variable; the CLI prints it on one line.
  */
+import proxyAddr from '@fastify/proxy-addr'
 import { isAllowListEntry } from './outbound/address-policy.js'
 
 export class ConfigError extends Error {}
@@ -34,6 +35,12 @@ export interface Config {
   importAllowedHosts: string[]
   /** Days raw click-log rows are kept; null keeps them all (daily statistics are always kept). */
   clickLogDays: number | null
+  /** Addresses/CIDRs (or `loopback`, `linklocal`, `uniquelocal`) that may ask `/tls/allowed`. */
+  tlsAskFrom: string[]
+  /** Where /metrics is served (on HOST), or null: off. */
+  metricsPort: number | null
+  /** The bearer token /metrics asks for, or null: none. */
+  metricsToken: string | null
   /** CLICK_STREAM_URL: `nats://…` (JetStream) or `redis://…` (a Redis Stream); null: none. */
   clickStreamUrl: string | null
 }
@@ -98,6 +105,21 @@ export const CONFIG_VARIABLES = [
     'CLICK_LOG_DAYS',
     '(keep all)',
     'Days the raw click log is kept (1 to 36500); older rows are removed hourly. Daily statistics are kept for ever.',
+  ],
+  [
+    'TLS_ASK_FROM',
+    'loopback',
+    'Comma list of addresses/CIDRs that may ask `GET /tls/allowed` (the TLS proxy); others get 404.',
+  ],
+  [
+    'METRICS_PORT',
+    '(none)',
+    'Port (1 to 65535) serving Prometheus metrics at /metrics on HOST, for the whole machine; keep it off the public network (see docs/deploy.md).',
+  ],
+  [
+    'METRICS_TOKEN',
+    '(none)',
+    'Bearer token /metrics asks for (16 to 256 printable characters, no spaces); needs METRICS_PORT.',
   ],
   [
     'CLICK_STREAM_URL',
@@ -178,6 +200,23 @@ function allowList(env: Env, name: string): string[] {
   return entries
 }
 
+/** TLS_ASK_FROM: addresses, CIDRs or proxy-addr's names, as proxy-addr reads them. */
+function tlsAskFrom(env: Env): string[] {
+  const raw = env.TLS_ASK_FROM?.trim()
+  if (!raw) return ['loopback']
+  const entries = raw.split(',').map((e) => e.trim())
+  for (const entry of entries) {
+    try {
+      proxyAddr.compile(entry)
+    } catch {
+      throw new ConfigError(
+        `TLS_ASK_FROM must be a comma list of addresses or CIDRs (or loopback), got "${entry}"`,
+      )
+    }
+  }
+  return entries
+}
+
 function publicUrl(env: Env, port: number): URL {
   const raw = env.PUBLIC_URL?.trim() || `http://localhost:${port}`
   let url: URL
@@ -193,6 +232,23 @@ function publicUrl(env: Env, port: number): URL {
     throw new ConfigError(`PUBLIC_URL must be a bare origin without path or query, got "${raw}"`)
   }
   return url
+}
+
+function metrics(env: Env, port: number): Pick<Config, 'metricsPort' | 'metricsToken'> {
+  const metricsPort = env.METRICS_PORT?.trim() ? integer(env, 'METRICS_PORT', 0, 1, 65535) : null
+  if (metricsPort !== null && metricsPort === port) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT, got ${metricsPort} for both`)
+  }
+  const metricsToken = env.METRICS_TOKEN?.trim() || null
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable characters without spaces')
+  }
+  if (metricsToken !== null && metricsPort === null) {
+    throw new ConfigError(
+      'METRICS_TOKEN is set but METRICS_PORT is not: set the port to serve /metrics',
+    )
+  }
+  return { metricsPort, metricsToken }
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -250,5 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
     importAllowedHosts: allowList(env, 'IMPORT_ALLOWED_HOSTS'),
     clickStreamUrl,
     clickLogDays: env.CLICK_LOG_DAYS?.trim() ? integer(env, 'CLICK_LOG_DAYS', 0, 1, 36_500) : null,
+    tlsAskFrom: tlsAskFrom(env),
+    ...metrics(env, port),
   }
 }

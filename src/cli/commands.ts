@@ -7,9 +7,10 @@ import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../config.js'
 import { tuneHeapForServing } from '../composition/heap-tuning.js'
-import { DatabaseUnavailableError, openDatabase } from '../db/connect.js'
+import { DatabaseUnavailableError, openDatabase, type Db } from '../db/connect.js'
+import { storedPublicUrl } from '../db/settings.js'
 import { migrate } from '../db/migrate.js'
-import { createServices, type Services } from '../services.js'
+import { createServices, type Services } from '../composition/services.js'
 import { ValidationError } from '../shared/errors.js'
 import { connectRedis } from '../cluster/redis.js'
 import { IDLE_TIMEOUT_MS } from '../sessions/service.js'
@@ -31,7 +32,8 @@ const USAGE = `usage: slink <command>
                                            create a user and print its API key
   user password --email E                  set a user's dashboard password, read from standard
                                            input (not echoed on a terminal); ends their sessions
-  user reset-link --email E                print a one-time link (valid 24 hours) to set a password
+  user reset-link --email E                print a one-time link (valid 24 hours) to set a password,
+                                           on the PUBLIC_URL the service last started with
   key create --email E [--name N]          print a new API key for a user (named N, default
                                            "Command line")
   key revoke KEY_OR_PREFIX                 revoke a key (or its unique prefix, 8+ characters)
@@ -61,13 +63,13 @@ function required(values: Record<string, string | undefined>, name: string): str
 
 async function withServices<T>(
   env: CliIo['env'],
-  run: (services: Services) => Promise<T>,
+  run: (services: Services, db: Db) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig(env)
   const db = openDatabase(config.database)
   try {
     await migrate(db)
-    return await run(createServices(db, { titleFetch: false, publicUrl: config.publicUrl }))
+    return await run(createServices(db, { titleFetch: false, publicUrl: config.publicUrl }), db)
   } finally {
     await db.close()
   }
@@ -138,7 +140,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
       const config = loadConfig(io.env)
       tuneHeapForServing()
       // Only serving needs the HTTP stack; the other commands start faster without it.
-      const { startService, stopOnSignals } = await import('../server.js')
+      const { startService, stopOnSignals } = await import('../composition/server.js')
       if (cluster.isWorker) {
         const { reportListening } = await import('../composition/cluster-workers.js')
         const starting = startService(config, out, { worker: true })
@@ -206,10 +208,12 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
       const { values } = parseCommand(args, { values: ['email'] })
       const email = required(values, 'email')
       const config = loadConfig(io.env)
-      const token = await withServices(io.env, async (services) =>
-        services.accounts.issueToken((await services.accounts.findByEmail(email)).id),
-      )
-      out(passwordLink(config.publicUrl, token))
+      // On the address the service last started with, unless PUBLIC_URL is given here.
+      const { token, publicUrl } = await withServices(io.env, async (services, db) => ({
+        token: await services.accounts.issueToken((await services.accounts.findByEmail(email)).id),
+        publicUrl: io.env.PUBLIC_URL ? config.publicUrl : await storedPublicUrl(db),
+      }))
+      out(passwordLink(publicUrl ?? config.publicUrl, token))
       return
     }
     case 'key create': {

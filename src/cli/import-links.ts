@@ -19,7 +19,7 @@ import {
   isFileSource,
   SOURCE_NAMES,
 } from '../imports/sources/index.js'
-import { createServices } from '../services.js'
+import { createServices } from '../composition/services.js'
 import { formatCount } from '../transfer/progress.js'
 import { UserInputError } from '../users/service.js'
 import { parseCommand, UsageError } from './args.js'

@@ -14,6 +14,8 @@ export interface ClickChannel {
   send(columns: ClickColumns): void
   /** Clicks sent and not yet stored (nor dropped) by the writer. */
   readonly backlog: number
+  /** Clicks the writer has stored (or dropped) since the channel opened. */
+  readonly written: number
   /** Called when the backlog shrinks. */
   onProgress(listener: () => void): void
   /** Resolves when everything sent so far is written (or has failed once and is kept). */
@@ -35,6 +37,10 @@ export class InlineChannel implements ClickChannel {
 
   /** Written in this thread: nothing is ever behind that the request thread waits for. */
   readonly backlog = 0
+
+  get written(): number {
+    return this.gatherer.finished
+  }
 
   onProgress(): void {}
 
@@ -63,30 +69,17 @@ export class WorkerChannel implements ClickChannel {
   private readonly progress: (() => void)[] = []
 
   /**
-   * `script`: the worker thread's entry, built in the composition root (composition/click-worker.ts).
-   * `searchIndex`: the thread also runs SQLite's search indexer (see `indexSearch`).
-   * `clickStreamUrl`: the thread also publishes the click stream there (clicks/stream-publisher.ts).
-   * `writeLock`: the request thread's turns at SQLite's write lock, which the thread's writes
-   * take after the request thread's (db/write-lock.ts, WriteLockTurns).
+   * `script`: the worker thread's entry, its own file (threads/click-writer.ts), started by the
+   * composition root. `clickStreamUrl`: the thread also publishes the click stream there
+   * (clicks/stream-publisher.ts).
    */
   constructor(
     script: URL,
     database: DatabaseConfig,
     onError: (error: unknown) => void,
-    options: {
-      searchIndex?: boolean
-      writeLock?: SharedArrayBuffer
-      clickStreamUrl?: string | null
-    } = {},
+    clickStreamUrl: string | null = null,
   ) {
-    this.worker = new Worker(script, {
-      workerData: {
-        database,
-        searchIndex: options.searchIndex === true,
-        writeLock: options.writeLock ?? null,
-        clickStreamUrl: options.clickStreamUrl ?? null,
-      },
-    })
+    this.worker = new Worker(script, { workerData: { database, clickStreamUrl } })
     this.worker.on('message', (message: FromWorker) => {
       if (message.type === 'finished') {
         this.finished = message.count
@@ -110,9 +103,9 @@ export class WorkerChannel implements ClickChannel {
     return this.sent - this.finished
   }
 
-  /** Links changed: the thread's search indexer takes the pending ones now. */
-  indexSearch(): void {
-    this.worker.postMessage({ type: 'index' })
+  /** As the thread last reported it (its `finished` messages). */
+  get written(): number {
+    return this.finished
   }
 
   onProgress(listener: () => void): void {

@@ -44,6 +44,11 @@ export class ClickRecorder {
     return this.channel.backlog + this.pending.linkIds.length
   }
 
+  /** Clicks the writer has finished with (see ClickChannel.written). */
+  get written(): number {
+    return this.channel.written
+  }
+
   /** Whether a counted visit must wait for `room()` before it is answered. */
   get full(): boolean {
     if (this.backlog < this.maxBacklog) return false

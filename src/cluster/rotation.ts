@@ -6,7 +6,7 @@
 import type { Redis } from 'ioredis'
 import { sql } from 'kysely'
 import type { Db } from '../db/connect.js'
-import { writeNowIfFree } from '../db/write-lock.js'
+import { writeNowIfIdle } from '../db/write-lock.js'
 import type { RotationCounter } from '../redirects/rotation-counter.js'
 import type { MaybePromise } from '../shared/maybe-promise.js'
 
@@ -28,10 +28,10 @@ export class SqlRotationCounter implements RotationCounter {
 
   next(linkId: number, cycleLength: number): MaybePromise<number> {
     const cycle = Math.max(1, cycleLength)
-    // Synchronous on SQLite while the connection is idle and the write lock free.
+    // Synchronous on SQLite while no transaction is open on the connection.
     const nextSync = this.nextSync
     const next =
-      nextSync === null ? undefined : writeNowIfFree(this.db, () => nextSync(linkId, cycle))
+      nextSync === null ? undefined : writeNowIfIdle(this.db, () => nextSync(linkId, cycle))
     if (next !== undefined) return next
     return sql<{
       last_rotation: number

@@ -1,10 +1,10 @@
 /**
- * Starts the click-log retention thread (click-retention-thread.ts) when CLICK_LOG_DAYS is set:
+ * Starts the click-log retention thread (threads/click-retention.ts) when CLICK_LOG_DAYS is set:
  * in the one process that runs it for a machine (the only process, or the cluster's primary).
  */
 import { Worker } from 'node:worker_threads'
 import type { DatabaseConfig } from '../config.js'
-import type { FromRetentionThread } from './click-retention-thread.js'
+import type { FromRetentionThread } from '../threads/click-retention.js'
 
 export interface ClickRetention {
   /** Ends the pass under way after its current batch, and the thread. */
@@ -22,7 +22,7 @@ export function startClickRetention(
   days: number,
   reports: RetentionReports,
 ): ClickRetention {
-  const worker = new Worker(new URL('./click-retention-thread.js', import.meta.url), {
+  const worker = new Worker(new URL('../threads/click-retention.js', import.meta.url), {
     workerData: { database, days },
   })
   worker.on('message', (message: FromRetentionThread) => {

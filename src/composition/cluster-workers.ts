@@ -7,10 +7,11 @@
  */
 import cluster, { type Worker } from 'node:cluster'
 import type { Config } from '../config.js'
-import { prepareDatabase } from '../server.js'
+import { prepareDatabase } from './server.js'
 import { serveCounters } from '../cluster/primary-counters.js'
 import { relayBetweenWorkers } from '../cluster/relays.js'
 import { startClickRetention } from './click-retention.js'
+import { serveClusterMetrics } from './metrics.js'
 
 interface Listening {
   slink: 'listening'
@@ -33,7 +34,11 @@ export async function serveWithWorkers(
   count: number,
   say: (line: string) => void,
 ): Promise<void> {
-  await prepareDatabase(config, say)
+  const greeting = await prepareDatabase(config, say)
+  // Listening first: a port already taken stops the start before any worker runs.
+  await serveClusterMetrics(config, (error) =>
+    console.error(`gathering the workers' metrics failed: ${(error as Error).message}`),
+  )
   cluster.schedulingPolicy = cluster.SCHED_NONE
   let stopping = false
   let announced = false
@@ -55,6 +60,8 @@ export async function serveWithWorkers(
       worker.emit('slink:listening')
       if (!announced && ready.size === count) {
         announced = true
+        // Every worker accepts connections: the first user's link works from now on.
+        for (const line of greeting) say(line)
         say(
           `slink is listening on port ${message.port} with ${count} workers; short links at ${config.publicUrl.origin}`,
         )

@@ -14,9 +14,8 @@ import { WebhookOutbox } from '../webhooks/outbox.js'
 import type { Redis } from 'ioredis'
 import { RedisRotationCounter, SqlRotationCounter } from '../cluster/rotation.js'
 import type { Config } from '../config.js'
-import type { Services } from '../services.js'
+import type { Services } from './services.js'
 import { sharedSecret } from '../db/settings.js'
-import { shareWriteLock, WriteLockTurns } from '../db/write-lock.js'
 import { MemoryCounters, type Counters } from '../limits/window-counters.js'
 import { CountingAttemptLimiter } from '../limits/attempt-limiter.js'
 import { RedirectEngine } from '../redirects/engine.js'
@@ -70,29 +69,16 @@ export async function createRedirects(
     )
     channel = new InlineChannel(writer, onError)
   } else {
-    // The click-writing thread checkpoints the SQLite log (see click-worker.ts): a checkpoint
+    // The click-writing thread checkpoints the SQLite log (see threads/click-writer.ts): a checkpoint
     // copies pages into the database file and syncs it, which on the request thread stalled
     // every request for 30 to 300 ms a few times a second under a stream of API writes.
-    const sqlite = services.db.sqlite
-    let writeLock: SharedArrayBuffer | undefined
-    if (sqlite !== null) {
-      sqlite.pragma('wal_autocheckpoint = 0')
-      // The request thread's writes take SQLite's write lock before the thread's (write-lock.ts).
-      const turns = new WriteLockTurns()
-      shareWriteLock(sqlite, turns, 'requests')
-      writeLock = turns.buffer
-    }
-    // On SQLite, the same thread runs the search indexer (links/search-indexer.ts): its batches
-    // took a tenth of the request thread under a stream of creates.
-    const searchIndex = services.searchIndex
-    const worker = new WorkerChannel(
-      new URL('./click-worker.js', import.meta.url),
+    services.db.sqlite?.pragma('wal_autocheckpoint = 0')
+    channel = new WorkerChannel(
+      new URL('../threads/click-writer.js', import.meta.url),
       config.database,
       onError,
-      { searchIndex: searchIndex !== null, writeLock, clickStreamUrl: config.clickStreamUrl },
+      config.clickStreamUrl,
     )
-    searchIndex?.runElsewhere(() => worker.indexSearch())
-    channel = worker
   }
   const recorder = new ClickRecorder(
     channel,

@@ -7,7 +7,9 @@ import type { Form } from './context.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { CsrfField, TextField } from './components.js'
 import { RetentionNote } from './retention-note.js'
+import { inPeoplesWords, labelled } from './messages.js'
 import { dashboardPage, type Viewer } from './shell.js'
+import { Bookmarklet } from './shell-extras.js'
 
 export interface PasswordChangeErrors {
   current_password?: string
@@ -27,7 +29,17 @@ export interface AccountPageInput {
   profile?: { values: Form; errors: FieldMessages }
   /** A failed key creation, with what was typed. */
   newKey?: { values: Form; errors: FieldMessages }
+  /** The dashboard's origin, for the bookmarklet. */
+  origin: string
 }
+
+/** The labels of the profile and key forms, which their messages name. */
+const ACCOUNT_NAMING = labelled({
+  name: 'Name',
+  email: 'Email',
+  timezone: 'Time zone',
+  key_name: "New key's name",
+})
 
 const when = (ms: number | null) =>
   ms === null ? 'Never' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
@@ -39,7 +51,8 @@ function firstOf(errors: FieldMessages | undefined, name: string): string | null
 export function accountPage(viewer: Viewer, user: UserRow, input: AccountPageInput): RenderedPage {
   const errors = input.errors ?? {}
   const profile = input.profile?.values ?? {}
-  const profileErrors = input.profile?.errors
+  const profileErrors = input.profile && inPeoplesWords(input.profile.errors, ACCOUNT_NAMING)
+  const keyErrors = input.newKey && inPeoplesWords(input.newKey.errors, ACCOUNT_NAMING)
   const zone = profile.timezone ?? user.timezone
   const zones = input.timeZones.includes(zone) ? input.timeZones : [zone, ...input.timeZones]
   return dashboardPage({
@@ -150,13 +163,14 @@ export function accountPage(viewer: Viewer, user: UserRow, input: AccountPageInp
               name="key_name"
               label="New key's name (up to 64 characters)"
               value={input.newKey?.values.key_name ?? ''}
-              error={firstOf(input.newKey?.errors, 'key_name')}
+              error={firstOf(keyErrors, 'key_name')}
             />
             <div class="actions">
               <button type="submit">Create API key</button>
             </div>
           </form>
         </section>
+        <Bookmarklet origin={input.origin} />
         <section class="panel" aria-labelledby="password-heading">
           <h2 id="password-heading">Change password</h2>
           <p class="muted small">Changing it signs you out everywhere else.</p>

@@ -62,7 +62,7 @@ export function accountRoutes(
     reply: FastifyReply,
     status: number,
     who: SignedIn,
-    input: Omit<AccountPageInput, 'keys' | 'timeZones' | 'clickLogDays'>,
+    input: Omit<AccountPageInput, 'keys' | 'timeZones' | 'clickLogDays' | 'origin'>,
   ): Promise<FastifyReply> {
     const keys = await services.users.listKeys(who.user.id)
     const rendered = accountPage(ctx.viewerOf(who), who.user, {
@@ -70,6 +70,8 @@ export function accountRoutes(
       keys,
       timeZones: TIME_ZONES,
       clickLogDays: ctx.config.clickLogDays,
+      // The address this page was opened at, on the configured scheme (a proxy may end TLS).
+      origin: `${ctx.config.publicUrl.protocol}//${reply.request.host}`,
     })
     return send(reply, status, rendered)
   }

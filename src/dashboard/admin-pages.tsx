@@ -10,7 +10,11 @@ import { USER_ROLES } from '../users/schema.js'
 import { CsrfField, TextField } from './components.js'
 import { RetentionNote } from './retention-note.js'
 import type { Form } from './context.js'
+import { inPeoplesWords, labelled } from './messages.js'
 import { dashboardPage, type Viewer } from './shell.js'
+
+/** The new user form's labels, which its messages name. */
+const USER_NAMING = labelled({ email: 'Email', name: 'Name', role: 'Role' })
 
 function status(user: UserRow): string {
   if (user.disabled) return 'disabled'
@@ -147,7 +151,7 @@ export function newUserPage(
   viewer: Viewer,
   input: { values: Form; errors?: FieldMessages },
 ): RenderedPage {
-  const errors = input.errors ?? {}
+  const errors = inPeoplesWords(input.errors ?? {}, USER_NAMING)
   const role = input.values.role ?? 'user'
   const first = (name: string) => errors[name]?.join(' ') ?? null
   return dashboardPage({

@@ -24,6 +24,7 @@ import {
 } from './context.js'
 import { forbiddenPage } from './public-pages.js'
 import { dashboardNotFoundPage } from './resource-pages.js'
+import { makeAdminConfirmPage } from './admin-confirm-page.js'
 
 /** The new-user form's schema, typed like every other form's (its role is a string enum). */
 const NEW_USER: TObject = NewUserBody
@@ -123,6 +124,12 @@ export function adminRoutes(app: FastifyInstance, ctx: DashboardContext): void {
     onUser(request, reply, async (me, id) => {
       const role = USER_ROLES.find((r) => r === field(request.body, 'role'))
       if (!role) throw new NotFoundError()
+      // Making an administrator is asked again first; the confirmation sends `confirm=1`.
+      if (role === 'admin' && field(request.body, 'confirm') !== '1') {
+        const user = await accounts.findUser(id)
+        if (!user) throw new NotFoundError()
+        return send(reply, 200, makeAdminConfirmPage(ctx.viewerOf(me), user))
+      }
       await accounts.setRole(me.user.id, id, role)
       return seeOther(reply, '/dashboard/admin?done=role')
     }),

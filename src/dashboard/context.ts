@@ -4,10 +4,22 @@
  * `DashboardContext` and register into the signed-in `/dashboard` scope.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { WebhookService } from '../webhooks/service.js'
 import type { Config } from '../config.js'
 import type { UserRow } from '../db/types.js'
 import type { RenderedPage } from '../pages/layout.js'
-import type { Services } from '../services.js'
+import type { DomainService } from '../domains/service.js'
+import type { ImportService } from '../imports/service.js'
+import type { QrCodes } from '../links/qr-codes.js'
+import type { LinkPresenter } from '../links/record.js'
+import type { LinkService } from '../links/service.js'
+import type { PixelService } from '../pixels/service.js'
+import type { SessionService } from '../sessions/service.js'
+import type { SpaceService } from '../spaces/service.js'
+import type { AccountOverviewService } from '../stats/account-overview.js'
+import type { StatsService } from '../stats/service.js'
+import type { AccountService } from '../users/accounts.js'
+import type { UserService } from '../users/service.js'
 import type { Session } from '../sessions/service.js'
 import type { TObject } from 'typebox'
 import { rejectNulls, schemaErrors } from '../http/validation.js'
@@ -20,9 +32,26 @@ export interface SignedIn {
   user: UserRow
 }
 
+/** The services the dashboard's pages use. */
+export interface DashboardServices {
+  users: UserService
+  accounts: AccountService
+  sessions: SessionService
+  links: LinkService
+  presenter: LinkPresenter
+  qrCodes: QrCodes
+  overview: AccountOverviewService
+  pixels: PixelService
+  spaces: SpaceService
+  domains: DomainService
+  stats: StatsService
+  imports: ImportService
+  webhooks: WebhookService
+}
+
 export interface DashboardContext {
   config: Config
-  services: Services
+  services: DashboardServices
   /** The person the scope's preHandler found (every route of the scope has one). */
   signedInOf(request: FastifyRequest): SignedIn
   viewerOf(who: SignedIn): Viewer

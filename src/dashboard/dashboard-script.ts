@@ -1,13 +1,34 @@
 /**
  * The dashboard's own small script, served from /assets under a path that changes with its
  * content and loaded with the page's nonce (no inline handler anywhere). Everything it does is
- * an extra: copy buttons for short URLs and the "select all" box of the links list appear only
- * when it runs; without it the pages work as plain forms and links.
+ * an extra: copy buttons for short URLs, the "select all" box of the links list, the theme
+ * button (light, dark or the system's, remembered in localStorage and set before the page is
+ * drawn) and the keyboard shortcuts ("/" search, "n" new link, "?" the list) exist only when
+ * it runs; without it the pages work as plain forms and links, in the system's theme.
  */
 import { createHash } from 'node:crypto'
 
 export const DASHBOARD_SCRIPT = `'use strict';
 (function () {
+  var THEMES = ['system', 'light', 'dark'];
+  function storedTheme() {
+    var theme = null;
+    try { theme = localStorage.getItem('slink-theme'); } catch (e) { theme = null; }
+    return THEMES.indexOf(theme) > 0 ? theme : 'system';
+  }
+  function applyTheme(theme) {
+    if (theme === 'system') document.documentElement.removeAttribute('data-theme');
+    else document.documentElement.setAttribute('data-theme', theme);
+  }
+  applyTheme(storedTheme());
+  function showTheme(button) {
+    button.textContent = 'Theme: ' + storedTheme();
+    button.hidden = false;
+  }
+  function typing(target) {
+    return target instanceof Element &&
+      target.closest('input, textarea, select, [contenteditable]:not([contenteditable="false"])') !== null;
+  }
   function copy(text) {
     if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
     var area = document.createElement('textarea');
@@ -23,6 +44,41 @@ export const DASHBOARD_SCRIPT = `'use strict';
     root.querySelectorAll('button[data-copy]').forEach(function (b) { b.hidden = false; });
     var all = root.querySelector('#select-all');
     if (all) all.hidden = false;
+    var theme = root.querySelector('#theme-toggle');
+    if (theme) showTheme(theme);
+  }
+  document.addEventListener('click', function (event) {
+    var button = event.target instanceof Element ? event.target.closest('#theme-toggle') : null;
+    if (!button) return;
+    var next = THEMES[(THEMES.indexOf(storedTheme()) + 1) % THEMES.length];
+    try {
+      if (next === 'system') localStorage.removeItem('slink-theme');
+      else localStorage.setItem('slink-theme', next);
+    } catch (e) { /* not remembered: this page still changes */ }
+    applyTheme(next);
+    button.textContent = 'Theme: ' + next;
+  });
+  document.addEventListener('keydown', function (event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (typing(event.target)) return;
+    var dialog = document.getElementById('shortcuts');
+    if (dialog && dialog.open) return;
+    if (event.key === '/') {
+      event.preventDefault();
+      var search = document.getElementById('filter-search');
+      if (search) search.focus();
+      else location.href = '/dashboard/links#search';
+    } else if (event.key === 'n') {
+      event.preventDefault();
+      location.href = '/dashboard/links/new';
+    } else if (event.key === '?' && dialog) {
+      event.preventDefault();
+      dialog.showModal();
+    }
+  });
+  function focusSearch() {
+    var search = document.getElementById('filter-search');
+    if (location.hash === '#search' && search) search.focus();
   }
   document.addEventListener('click', function (event) {
     var button = event.target instanceof Element ? event.target.closest('button[data-copy]') : null;
@@ -34,6 +90,14 @@ export const DASHBOARD_SCRIPT = `'use strict';
     ).then(function () { setTimeout(function () { button.textContent = label; }, 2000); });
   });
   document.addEventListener('change', function (event) {
+    var select = event.target;
+    if (!(select instanceof HTMLSelectElement) || !select.id) return;
+    var state = document.querySelector('[data-follows="' + select.id + '"]');
+    if (!state) return;
+    var states = JSON.parse(state.getAttribute('data-states') || '{}');
+    if (Object.prototype.hasOwnProperty.call(states, select.value)) state.textContent = states[select.value];
+  });
+  document.addEventListener('change', function (event) {
     var box = event.target;
     if (!(box instanceof HTMLInputElement) || box.id !== 'select-all') return;
     document.querySelectorAll('input[name="ids[]"][type="checkbox"]').forEach(function (c) {
@@ -41,9 +105,10 @@ export const DASHBOARD_SCRIPT = `'use strict';
     });
   });
   if (document.readyState === 'loading') {
-    document.addEventListener('DOMContentLoaded', function () { enhance(document); });
+    document.addEventListener('DOMContentLoaded', function () { enhance(document); focusSearch(); });
   } else {
     enhance(document);
+    focusSearch();
   }
   document.addEventListener('htmx:afterSwap', function (event) { enhance(event.target); });
 })();

@@ -14,8 +14,19 @@ import { HTMX_PATH } from './assets.js'
 import { DASHBOARD_SCRIPT_PATH } from './dashboard-script.js'
 import { DASHBOARD_STYLESHEET } from './styles.js'
 
-/** htmx without eval, inline indicator styles, script tags in swapped content or a history cache. */
+/**
+ * htmx without eval, inline indicator styles, script tags in swapped content or a history cache;
+ * a 422 answer (a form's messages) is swapped in like a 200, other errors are not; an element
+ * swapped in settles without a `style` attribute copied onto it (the CSP refuses inline styles).
+ */
 export const HTMX_CONFIG = JSON.stringify({
+  responseHandling: [
+    { code: '204', swap: false },
+    { code: '[23]..', swap: true },
+    { code: '422', swap: true },
+    { code: '[45]..', swap: false, error: true },
+  ],
+  attributesToSettle: ['class', 'width', 'height'],
   allowEval: false,
   allowScriptTags: false,
   includeIndicatorStyles: false,
@@ -47,7 +58,8 @@ function Document(props: DocumentParts & { nonce: string }) {
           dangerouslySetInnerHTML={{ __html: `${STYLESHEET}\n${DASHBOARD_STYLESHEET}` }}
         />
         {app ? <script nonce={props.nonce} src={HTMX_PATH} defer /> : null}
-        {app ? <script nonce={props.nonce} src={DASHBOARD_SCRIPT_PATH} defer /> : null}
+        {/* Not deferred: it sets the chosen theme before the page is first drawn. */}
+        {app ? <script nonce={props.nonce} src={DASHBOARD_SCRIPT_PATH} /> : null}
       </head>
       <body class={app ? 'app' : undefined}>{props.children}</body>
     </html>

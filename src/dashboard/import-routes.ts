@@ -18,16 +18,15 @@ import { sendError } from '../http/error-handler.js'
 import { schemaErrors } from '../http/validation.js'
 import { allowListPolicy, jsonFetch } from '../imports/fetch.js'
 import { ImportCreateBody, ImportRowsQuery } from '../imports/schema.js'
-import { refuseWhenBusy, startImport } from '../imports/start.js'
-import { registerUploadParser, takeUpload, UPLOAD_LIMIT } from '../imports/upload.js'
-import { sendLinksExport } from '../links/export.js'
-import { LINK_LIST_ALIASES } from '../links/list-query.js'
-import { LinkExportQuery } from '../links/routes.js'
-import { notFoundPage } from '../pages/index.js'
+import { refuseWhenBusy, startImport } from '../http/api/import-start.js'
+import { registerUploadParser, takeUpload, UPLOAD_LIMIT } from '../http/api/import-upload.js'
+import { sendLinksExport } from '../http/api/link-export.js'
+import { LINK_LIST_ALIASES } from '../http/aliases.js'
+import { LinkExportQuery } from '../http/api/links.js'
 import type { RenderedPage } from '../pages/layout.js'
-import type { Services } from '../services.js'
 import type { Session } from '../sessions/service.js'
 import { AppError, NotFoundError, ValidationError } from '../shared/errors.js'
+import { dashboardNotFoundPage } from './resource-pages.js'
 import type { UserRow } from '../db/types.js'
 import {
   importPage,
@@ -36,14 +35,14 @@ import {
   importStatusFragment,
 } from './import-pages.js'
 import { linksQueryErrorPage } from './links-page.js'
-import { seeOther } from './context.js'
+import { seeOther, type DashboardServices } from './context.js'
 import { sameToken } from './csrf.js'
 import { csrfFailedPage } from './public-pages.js'
 import type { Viewer } from './shell.js'
 
 export interface ImportPagesOptions {
   config: Config
-  services: Services
+  services: DashboardServices
   /** Who is signed in on a request (set by the scope's preHandler). */
   signedInOf: (request: FastifyRequest) => SignedIn
   viewerOf: (who: SignedIn) => Viewer
@@ -183,7 +182,8 @@ export async function importPages(app: FastifyInstance, options: ImportPagesOpti
       const user = userOf(request)
       const id = idOf(request.params.id)
       const record = id === null ? undefined : await found(services.imports.get(user.id, id))
-      if (record === undefined) return send(reply, 404, notFoundPage())
+      if (record === undefined)
+        return send(reply, 404, dashboardNotFoundPage(viewer(request), 'imports'))
       const shown = viewer(request)
       if (request.validationError) {
         return send(

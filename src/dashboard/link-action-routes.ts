@@ -5,7 +5,6 @@
  */
 import type { FastifyInstance } from 'fastify'
 import type { LinkRow } from '../db/types.js'
-import { presentLinks } from '../links/record.js'
 import { ValidationError } from '../shared/errors.js'
 import { bulkConfirmPage, deleteConfirmPage } from './link-action-pages.js'
 import {
@@ -96,10 +95,12 @@ export function linkActionRoutes(app: FastifyInstance, options: LinkRouteOptions
       send(reply, 422, bulkConfirmPage(viewer, { back, problem: message, links: [] }))
     if (action === undefined) return problem('Choose what to do with the selected links.')
     if (sent.length > MAX_BULK) return problem(`Select at most ${MAX_BULK} links.`)
+    // Nothing ticked: back to the very list, which says what to do first.
+    if (sent.length === 0) return seeOther(reply, backWith(raw, 'none', 0))
     if (ids.length === 0) return problem('Select at least one link.')
     if (action === 'delete' && raw.confirm !== '1') {
       const own = await links.findOwn(user.id, ids)
-      const records = await presentLinks(services.presenter, user.id, own)
+      const records = await services.presenter.present(user.id, own)
       if (records.length === 0) return problem('None of the selected links exist any more.')
       return send(reply, 200, bulkConfirmPage(viewer, { back, links: records }))
     }

@@ -1,9 +1,11 @@
 /**
- * The create and edit forms of a link: every field of the API under the API's names, each
- * API message shown next to its field (and all of them listed on top), and targeting lists
- * whose rows are added and removed by submit buttons that re-render the form without saving
- * (with htmx, only the targeting section is swapped).
+ * The create and edit forms of a link: every field of the API under the API's names; the
+ * destination, domain, alias and title first, the rest in closed sections whose summaries say
+ * what is set. Each message is shown in people's words next to its field (and all of them are
+ * listed on top); targeting lists have rows added and removed by submit buttons that re-render
+ * the form without saving (with htmx, only the targeting section is swapped).
  */
+import type { ComponentChildren } from 'preact'
 import { renderToString } from 'preact-render-to-string'
 import type { LinkRecord } from '../links/schema.js'
 import type { RenderedPage } from '../pages/layout.js'
@@ -11,6 +13,8 @@ import { safeHref } from '../pages/safe-values.js'
 import { CsrfField } from './components.js'
 import { Checkbox, Input, Select } from './form-fields.js'
 import type { LinkFormValues } from './link-form.js'
+import { PRIVACY_STATES, summaries, TARGET_STATES } from './link-form-summaries.js'
+import { inPeoplesWords, linkNaming } from './messages.js'
 import { Targeting, type FocusHint } from './link-targeting.js'
 import { dashboardPage, type Viewer } from './shell.js'
 
@@ -30,13 +34,55 @@ export interface LinkFormInput {
   /** Edit form: the stored link. */
   link?: LinkRecord
   notice?: string | null
+  /** The expiry date has passed: the form asks to confirm it (`_past_expiry=1`). */
+  pastExpiry?: boolean
+}
+
+/** The form's optional parts, each a closed section whose summary says what is set. */
+const SECTION_FIELDS: Record<string, (field: string) => boolean> = {
+  access: (f) => f === 'password' || f === 'disabled',
+  statistics: (f) => f === 'privacy' || f === 'privacy_password',
+  expiry: (f) => f.startsWith('expiration_'),
+  targeting: (f) => f === 'target_type' || /^(country|platform|language|rotation)(\.|$)/.test(f),
+  organise: (f) => f === 'space_id' || f === 'pixel_ids' || f.startsWith('pixel_ids.'),
+}
+
+function Section(props: {
+  id: string
+  name: string
+  state: string
+  open: boolean
+  /** A select whose choice the dashboard script writes into the summary as it changes. */
+  follows?: { select: string; states: Record<string, string> }
+  children: ComponentChildren
+}) {
+  return (
+    <details class="option" id={`section-${props.id}`} open={props.open || undefined}>
+      <summary>
+        <span class="option-name">{props.name}</span>
+        <span
+          class="option-state"
+          id={`state-${props.id}`}
+          data-follows={props.follows?.select}
+          data-states={props.follows ? JSON.stringify(props.follows.states) : undefined}
+        >
+          {props.state}
+        </span>
+      </summary>
+      <div class="option-body">{props.children}</div>
+    </details>
+  )
 }
 
 function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
-  const { values, errors, choices, link } = props
+  const { values, choices, link } = props
+  const errors = inPeoplesWords(props.errors, linkNaming)
   const action = link ? `/dashboard/links/${link.id}` : '/dashboard/links/new'
   const all = Object.entries(errors)
   const pixelMessages = all.filter(([f]) => f === 'pixel_ids' || f.startsWith('pixel_ids.'))
+  const failed = (section: string) => all.some(([f]) => SECTION_FIELDS[section]!(f))
+  const state = summaries(values, choices, link)
+  const urlFocus = props.focus === null && (all.length === 0 ? !link : 'url' in errors)
   return (
     <form method="post" action={action} class="link-form" novalidate>
       <CsrfField token={props.viewer.csrf} />
@@ -54,195 +100,241 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
           </ul>
         </section>
       ) : null}
-      <fieldset class="panel">
-        <legend>Link</legend>
+      <div class="panel link-main">
         <Input
           name="url"
           label="Destination URL"
           value={values.url}
           inputMode="url"
-          placeholder="https://"
+          placeholder="https://example.org/a/long/page"
           errors={errors}
+          autofocus={urlFocus || undefined}
         />
-        {link ? (
-          <p class="muted small">
-            Domain: <span id="link-domain">{link.domain.name}</span> (it cannot be changed)
-          </p>
-        ) : (
-          <Select
-            name="domain_id"
-            label="Domain"
-            value={values.domain_id}
-            options={choices.domains.map((d) => [String(d.id), d.name] as const)}
+        <div class="pair">
+          {link ? (
+            <div class="field">
+              <p class="label-like">Domain</p>
+              <p class="muted small">
+                <span id="link-domain">{link.domain.name}</span> (a link keeps its domain)
+              </p>
+            </div>
+          ) : (
+            <Select
+              name="domain_id"
+              label="Domain"
+              value={values.domain_id}
+              options={choices.domains.map((d) => [String(d.id), d.name] as const)}
+              errors={errors}
+            />
+          )}
+          <Input
+            name="alias"
+            label="Alias"
+            value={values.alias}
             errors={errors}
+            hint={
+              link
+                ? 'Letters, digits, - and _.'
+                : 'Letters, digits, - and _. Leave it empty for a random one.'
+            }
           />
-        )}
-        <Input
-          name="alias"
-          label="Alias"
-          value={values.alias}
-          errors={errors}
-          hint={
-            link ? 'Letters, digits, - and _.' : 'Letters, digits, - and _. Empty: a random one.'
-          }
-        />
+        </div>
         <Input
           name="title"
           label="Title"
           value={values.title}
           errors={errors}
-          hint="Empty: taken from the destination page."
+          hint="Leave it empty to use the title of the destination page."
         />
-      </fieldset>
-      <fieldset class="panel">
-        <legend>Space and pixels</legend>
-        <Select
-          name="space_id"
-          label="Space"
-          value={values.space_id}
-          options={[
-            ['', 'No space'],
-            ...choices.spaces.map((s) => [String(s.id), s.name] as const),
-          ]}
-          errors={errors}
-        />
-        <fieldset class="choices" id="pixels">
-          <legend>Pixels</legend>
-          {/* Sent even when no box is ticked, so unticking them all clears the set. */}
-          <input type="hidden" name="pixel_ids[]" value="" />
-          {choices.pixels.length === 0 ? (
-            <p class="muted small">
-              No pixels yet. <a href="/dashboard/pixels">Pixels</a>
-            </p>
-          ) : (
-            choices.pixels.map((p) => (
-              <Checkbox
-                key={p.id}
-                name="pixel_ids[]"
-                value={String(p.id)}
-                label={`${p.name} (${p.type})`}
-                checked={values.pixel_ids.includes(String(p.id))}
-              />
-            ))
-          )}
-          {pixelMessages.length > 0 ? (
-            <p class="field-error" id="pixel_ids-error">
-              {pixelMessages.flatMap(([, list]) => list).join(' ')}
-            </p>
+      </div>
+      <div class="panel options">
+        <Section
+          id="access"
+          name="Password and status"
+          state={state.access}
+          open={failed('access')}
+        >
+          <Input
+            name="password"
+            label="Password for visitors"
+            type="password"
+            autocomplete="new-password"
+            value={values.password}
+            errors={errors}
+            hint={
+              link?.password
+                ? 'A password is set. Leave this empty to keep it.'
+                : 'Visitors must type it to reach the destination. Up to 128 characters.'
+            }
+          />
+          {link?.password ? (
+            <Checkbox
+              name="_clear_password"
+              value="1"
+              label="Remove the password"
+              checked={values.clear_password}
+            />
           ) : null}
-        </fieldset>
-      </fieldset>
-      <fieldset class="panel">
-        <legend>Access</legend>
-        <Select
-          name="disabled"
-          label="Status"
-          value={values.disabled}
-          options={[
-            ['0', 'Active'],
-            ['1', 'Disabled'],
-          ]}
-          errors={errors}
-        />
-        <Input
-          name="password"
-          label="Password for visitors"
-          type="password"
-          autocomplete="new-password"
-          value={values.password}
-          errors={errors}
-          hint={
-            link?.password
-              ? 'A password is set. Leave empty to keep it.'
-              : 'Empty: no password. Up to 128 characters.'
-          }
-        />
-        {link?.password ? (
-          <Checkbox
-            name="_clear_password"
-            value="1"
-            label="Remove the password"
-            checked={values.clear_password}
-          />
-        ) : null}
-      </fieldset>
-      <fieldset class="panel">
-        <legend>Statistics</legend>
-        <Select
-          name="privacy"
-          label="Who can see the statistics page"
-          value={values.privacy}
-          options={[
-            ['0', 'Anyone (public)'],
-            ['1', 'Only me (private)'],
-            ['2', 'Anyone with the statistics password'],
-          ]}
-          errors={errors}
-        />
-        <Input
-          name="privacy_password"
-          label="Statistics password"
-          type="password"
-          autocomplete="new-password"
-          value={values.privacy_password}
-          errors={errors}
-          hint={
-            link?.privacy_password
-              ? 'A statistics password is set. Leave empty to keep it.'
-              : 'Needed when the statistics need a password.'
-          }
-        />
-        {link?.privacy_password ? (
-          <Checkbox
-            name="_clear_privacy_password"
-            value="1"
-            label="Remove the statistics password"
-            checked={values.clear_privacy_password}
-          />
-        ) : null}
-      </fieldset>
-      <fieldset class="panel">
-        <legend>Expiry</legend>
-        <p class="muted small" id="expiry-zone">
-          Date and time are in your account's time zone, {props.timeZone}. Both empty: no expiry
-          date.
-        </p>
-        <div class="pair">
-          <Input
-            name="expiration_date"
-            label="Expires on"
-            type="date"
-            value={values.expiration_date}
+          <Select
+            name="disabled"
+            label="Status"
+            value={values.disabled}
+            options={[
+              ['0', 'Active'],
+              ['1', 'Disabled: visitors see that the link is off'],
+            ]}
             errors={errors}
           />
+        </Section>
+        <Section
+          id="statistics"
+          name="Statistics page"
+          state={state.statistics}
+          follows={{ select: 'privacy', states: PRIVACY_STATES }}
+          open={failed('statistics')}
+        >
+          <div class="statistics-options">
+            <Select
+              name="privacy"
+              label="Who can see the statistics page"
+              value={values.privacy}
+              options={[
+                ['0', 'Anyone (public)'],
+                ['1', 'Only me (private)'],
+                ['2', 'Anyone with the statistics password'],
+              ]}
+              errors={errors}
+            />
+            <div class="privacy-password">
+              <Input
+                name="privacy_password"
+                label="Statistics password"
+                type="password"
+                autocomplete="new-password"
+                value={values.privacy_password}
+                errors={errors}
+                hint={
+                  link?.privacy_password
+                    ? 'A statistics password is set. Leave this empty to keep it.'
+                    : 'People type it to see the statistics.'
+                }
+              />
+              {link?.privacy_password ? (
+                <Checkbox
+                  name="_clear_privacy_password"
+                  value="1"
+                  label="Remove the statistics password"
+                  checked={values.clear_privacy_password}
+                />
+              ) : null}
+            </div>
+          </div>
+        </Section>
+        <Section
+          id="expiry"
+          name="Expiry"
+          state={state.expiry}
+          open={failed('expiry') || props.pastExpiry === true}
+        >
+          <p class="muted small" id="expiry-zone">
+            In your account's time zone, {props.timeZone}. Leave the date and time empty for no end
+            date.
+          </p>
+          <div class="pair">
+            <Input
+              name="expiration_date"
+              label="Expires on"
+              type="date"
+              value={values.expiration_date}
+              errors={errors}
+            />
+            <Input
+              name="expiration_time"
+              label="At"
+              type="time"
+              value={values.expiration_time}
+              errors={errors}
+            />
+          </div>
+          {props.pastExpiry ? (
+            <Checkbox
+              name="_past_expiry"
+              value="1"
+              label="Yes, save it with this date: the link expires at once"
+              checked={false}
+            />
+          ) : null}
           <Input
-            name="expiration_time"
-            label="At"
-            type="time"
-            value={values.expiration_time}
+            name="expiration_clicks"
+            label="Expires after this many clicks"
+            type="number"
+            inputMode="numeric"
+            value={values.expiration_clicks}
+            errors={errors}
+            hint="Leave it empty (or 0) for no limit."
+          />
+          <Input
+            name="expiration_url"
+            label="Once expired, send visitors to"
+            value={values.expiration_url}
+            inputMode="url"
+            placeholder="https://"
+            errors={errors}
+            hint="Leave it empty for a page saying the link has expired."
+          />
+        </Section>
+        <Section
+          id="targeting"
+          name="Targeting"
+          state={state.targeting}
+          follows={{ select: 'target_type', states: TARGET_STATES }}
+          open={failed('targeting') || props.focus !== null}
+        >
+          <Targeting values={values} errors={errors} action={action} focus={props.focus} />
+        </Section>
+        <Section
+          id="organise"
+          name="Space and pixels"
+          state={state.organise}
+          open={failed('organise')}
+        >
+          <Select
+            name="space_id"
+            label="Space"
+            value={values.space_id}
+            options={[
+              ['', 'No space'],
+              ...choices.spaces.map((s) => [String(s.id), s.name] as const),
+            ]}
             errors={errors}
           />
-        </div>
-        <Input
-          name="expiration_clicks"
-          label="Expires after this many clicks"
-          type="number"
-          inputMode="numeric"
-          value={values.expiration_clicks}
-          errors={errors}
-          hint="0 or empty: no limit."
-        />
-        <Input
-          name="expiration_url"
-          label="Once expired, send visitors to"
-          value={values.expiration_url}
-          inputMode="url"
-          placeholder="https://"
-          errors={errors}
-          hint="Empty: a page saying the link has expired."
-        />
-      </fieldset>
-      <Targeting values={values} errors={errors} action={action} focus={props.focus} />
+          <fieldset class="choices" id="pixels">
+            <legend>Pixels</legend>
+            {/* Sent even when no box is ticked, so unticking them all clears the set. */}
+            <input type="hidden" name="pixel_ids[]" value="" />
+            {choices.pixels.length === 0 ? (
+              <p class="muted small">
+                No pixels yet. <a href="/dashboard/pixels/new">Add a pixel</a>
+              </p>
+            ) : (
+              choices.pixels.map((p) => (
+                <Checkbox
+                  key={p.id}
+                  name="pixel_ids[]"
+                  value={String(p.id)}
+                  label={`${p.name} (${p.type})`}
+                  checked={values.pixel_ids.includes(String(p.id))}
+                />
+              ))
+            )}
+            {pixelMessages.length > 0 ? (
+              <p class="field-error" id="pixel_ids-error">
+                {pixelMessages.flatMap(([, list]) => list).join(' ')}
+              </p>
+            ) : null}
+          </fieldset>
+        </Section>
+      </div>
       <div class="actions">
         <button type="submit" id="save-link">
           {link ? 'Save changes' : 'Create link'}
@@ -262,7 +354,12 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
 export function targetingFragment(input: LinkFormInput, focus: FocusHint): string {
   const action = input.link ? `/dashboard/links/${input.link.id}` : '/dashboard/links/new'
   return renderToString(
-    <Targeting values={input.values} errors={input.errors} action={action} focus={focus} />,
+    <Targeting
+      values={input.values}
+      errors={inPeoplesWords(input.errors, linkNaming)}
+      action={action}
+      focus={focus}
+    />,
   )
 }
 

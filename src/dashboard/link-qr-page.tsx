@@ -2,6 +2,7 @@
  * The QR code of one of the user's links: the image (from the dashboard's own `qr.svg` route,
  * an image of this origin, which the CSP allows) and downloads as SVG and as PNG in three sizes.
  */
+import { qrFilename } from '../links/qr.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { LinkHead, type StatsLink } from './link-stats-page.js'
 import { dashboardPage, type Viewer } from './shell.js'
@@ -31,13 +32,17 @@ export function linkQrPage(viewer: Viewer, link: StatsLink): RenderedPage {
           <h2>Download</h2>
           <ul class="downloads">
             <li>
-              <a id="download-svg" href={`${base}/qr.svg`} download>
+              <a id="download-svg" href={`${base}/qr.svg`} download={qrFilename(link.alias, 'svg')}>
                 SVG (vector, any size)
               </a>
             </li>
             {QR_DOWNLOAD_SIZES.map((size) => (
               <li key={size}>
-                <a id={`download-png-${size}`} href={`${base}/qr.png?size=${size}`} download>
+                <a
+                  id={`download-png-${size}`}
+                  href={`${base}/qr.png?size=${size}`}
+                  download={qrFilename(`${link.alias}-${size}`, 'png')}
+                >
                   PNG, {size} × {size} pixels
                 </a>
               </li>

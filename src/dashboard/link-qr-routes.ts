@@ -5,6 +5,7 @@
  * with the API's (over it: a plain 429 page with `Retry-After`), and are drawn once and kept.
  */
 import type { FastifyInstance } from 'fastify'
+import type { DashboardServices } from './context.js'
 import type { RequestLimit } from '../limits/request-limit.js'
 import {
   QR_DEFAULT_SIZE,
@@ -14,7 +15,6 @@ import {
   type QrFormat,
 } from '../links/qr.js'
 import { TooManyAttemptsError } from '../shared/errors.js'
-import type { Services } from '../services.js'
 import { linkQrPage } from './link-qr-page.js'
 import { downloadErrorPage, linkNotFoundPage } from './link-stats-page.js'
 import {
@@ -39,7 +39,7 @@ function qrSize(query: Query): number | string[] {
 
 export function linkQrRoutes(
   dashboard: FastifyInstance,
-  services: Services,
+  services: DashboardServices,
   signedInAs: SignedInAs,
   qrLimit: RequestLimit,
 ): void {
@@ -53,6 +53,10 @@ export function linkQrRoutes(
       return send(reply, 200, linkQrPage(viewer, link))
     },
   )
+
+  /** A PNG's name says its size, so two sizes downloaded do not take one name. */
+  const qrDownloadName = (alias: string, format: QrFormat, size: number) =>
+    format === 'png' ? qrFilename(`${alias}-${size}`, format) : qrFilename(alias, format)
 
   for (const format of ['svg', 'png'] as const satisfies readonly QrFormat[]) {
     dashboard.get(
@@ -80,7 +84,7 @@ export function linkQrRoutes(
             .header('content-security-policy', "default-src 'none'")
             .header(
               'content-disposition',
-              `attachment; filename="${qrFilename(link.alias, format)}"`,
+              `attachment; filename="${qrDownloadName(link.alias, format, size)}"`,
             )
             .send(image.body)
         )

@@ -1,14 +1,13 @@
 /** Small pieces shared by the dashboard's link routes (form routes and action routes). */
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { DashboardServices } from './context.js'
 import type { Config } from '../config.js'
 import type { UserRow } from '../db/types.js'
 import { normalise } from '../http/body.js'
 import { longListTaker, type ObjectSchema } from '../http/list-bounds.js'
 import { bodyErrors, collectIssues, nullTaker, type SchemaIssue } from '../http/validation.js'
-import { presentLinks } from '../links/record.js'
 import type { LinkInput, LinkRecord } from '../links/schema.js'
 import type { RenderedPage } from '../pages/layout.js'
-import type { Services } from '../services.js'
 import type { FieldErrors, FieldMessages } from '../shared/errors.js'
 import { NotFoundError } from '../shared/errors.js'
 import type { TSchema } from '../shared/schema.js'
@@ -16,7 +15,7 @@ import type { Viewer } from './shell.js'
 
 export interface LinkRouteOptions {
   config: Config
-  services: Services
+  services: DashboardServices
   user(request: FastifyRequest): UserRow
   viewer(request: FastifyRequest): Viewer
 }
@@ -46,12 +45,12 @@ export function idParam(request: FastifyRequest): number {
 
 /** The user's link as the API shows it; another user's or an unknown id is not found. */
 export async function linkRecord(
-  services: Services,
+  services: DashboardServices,
   userId: number,
   id: number,
 ): Promise<LinkRecord> {
   const row = await services.links.get(userId, id)
-  return (await presentLinks(services.presenter, userId, [row]))[0]!
+  return (await services.presenter.present(userId, [row]))[0]!
 }
 
 /**

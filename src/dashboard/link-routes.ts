@@ -10,8 +10,15 @@ import { BODY_LIMIT } from '../http/body.js'
 import { LinkCreateBody, LinkUpdateBody, type LinkRecord } from '../links/schema.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { ownDomainOf } from '../shared/domain-name.js'
-import { ValidationError } from '../shared/errors.js'
+import { ValidationError, type FieldErrors } from '../shared/errors.js'
+import { zonedToUtc } from '../shared/time.js'
 import { linkActionRoutes } from './link-action-routes.js'
+import { withScheme } from './shorten-box.js'
+import { shortenRoutes } from './shorten-routes.js'
+
+const PAST_EXPIRY =
+  'This date and time have passed: the link would expire as soon as it is saved. ' +
+  'Choose a later date, or tick “Yes, save it with this date” below.'
 import {
   apiInput,
   applyRowAction,
@@ -71,6 +78,40 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
     errors?: Record<string, string[]>
     notice?: string | null
     focus?: FocusHint
+    pastExpiry?: boolean
+  }
+
+  /**
+   * Whether the form sets an expiry that has already passed and was not confirmed
+   * (`_past_expiry=1`); an unchanged stored expiry is not asked about again.
+   */
+  function unconfirmedPastExpiry(
+    request: FastifyRequest,
+    raw: Raw,
+    values: LinkFormValues,
+    errors: FieldErrors,
+    link?: LinkRecord,
+  ): boolean {
+    if (raw._past_expiry === '1' || errors.has('expiration_date') || errors.has('expiration_time'))
+      return false
+    const { expiration_date: date, expiration_time: time } = values
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^\d{2}:\d{2}$/.test(time)) return false
+    const at = zonedToUtc(date, time, options.user(request).timezone)
+    if (!Number.isFinite(at) || at > services.stats.now()) return false
+    return !(link?.ends_at && Date.parse(link.ends_at) === at)
+  }
+
+  /** The form again (422), asking to confirm a past expiry, with the other messages too. */
+  async function askPastExpiry(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    values: LinkFormValues,
+    errors: FieldErrors,
+    link?: LinkRecord,
+  ): Promise<FastifyReply> {
+    const messages = { ...errors.messages, expiration_date: [PAST_EXPIRY] }
+    const extra = { errors: messages, pastExpiry: true, ...(link ? { link } : {}) }
+    return send(reply, 422, await formPage(request, values, extra))
   }
 
   async function formInput(
@@ -86,6 +127,7 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
       timeZone: user.timezone,
       ...(extra.link ? { link: extra.link } : {}),
       notice: extra.notice ?? null,
+      pastExpiry: extra.pastExpiry ?? false,
     }
   }
 
@@ -129,14 +171,19 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
 
   const formRoute = { schema: { hide: true }, bodyLimit: BODY_LIMIT }
 
-  app.get('/links/new', { schema: { hide: true } }, async (request, reply) =>
-    send(reply, 200, await formPage(request, newLinkValues(await defaultDomainId()))),
-  )
+  // `?url=` fills the destination (from the shorten box's "all options" link).
+  app.get('/links/new', { schema: { hide: true } }, async (request, reply) => {
+    const given = (request.query as Raw).url
+    const url = typeof given === 'string' ? given.slice(0, 4096) : ''
+    const values = { ...newLinkValues(await defaultDomainId()), url }
+    return send(reply, 200, await formPage(request, values))
+  })
 
   app.post('/links/new', formRoute, async (request, reply) => {
     const user = options.user(request)
     const raw = bodyOf(request)
-    const values = formValues(raw)
+    const typed = formValues(raw)
+    const values = { ...typed, url: withScheme(typed.url) }
     const input = apiInput(values, { edit: false })
     const action = rowAction(raw)
     if (action) {
@@ -146,6 +193,8 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
       return rowChange(request, reply, values, action)
     }
     const { body, errors } = validateAsApi(request, LinkCreateBody, input)
+    if (unconfirmedPastExpiry(request, raw, values, errors))
+      return askPastExpiry(request, reply, values, errors)
     try {
       const row = await links.create(user.id, body, errors, await defaultDomainId())
       return seeOther(reply, `/dashboard/links/${row.id}?created`)
@@ -176,7 +225,8 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
     const user = options.user(request)
     const link = await linkRecord(services, user.id, idParam(request))
     const raw = bodyOf(request)
-    const values = { ...formValues(raw), domain_id: String(link.domain.id) }
+    const typed = formValues(raw)
+    const values = { ...typed, url: withScheme(typed.url), domain_id: String(link.domain.id) }
     const input = apiInput(values, { edit: true, title: link.title })
     const action = rowAction(raw)
     if (action) {
@@ -186,6 +236,8 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
       return rowChange(request, reply, values, action, link)
     }
     const { body, errors } = validateAsApi(request, LinkUpdateBody, input)
+    if (unconfirmedPastExpiry(request, raw, values, errors, link))
+      return askPastExpiry(request, reply, values, errors, link)
     try {
       await links.update(user.id, link.id, body, errors)
       return seeOther(reply, `/dashboard/links/${link.id}?saved`)
@@ -196,4 +248,5 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
   })
 
   linkActionRoutes(app, options)
+  shortenRoutes(app, options, defaultDomainId)
 }

@@ -278,8 +278,22 @@ function Figures(props: {
           <CsvLink href={csvHref(link, 'country', period)} what="countries" />
         </div>
         <Trusted html={map} class="map-frame" />
-        <p class="muted small map-legend">
-          Darker: more clicks (on a logarithmic scale). Small countries are in the table below.
+        <p class="muted small map-legend" id="map-legend">
+          <span>Fewer clicks</span>
+          {/* The map's own fills, so the scale reads the same way in light and dark. */}
+          <svg class="map-scale" viewBox="0 0 100 12" width="100" height="12" aria-hidden="true">
+            {[1, 2, 3, 4, 5].map((step) => (
+              <rect
+                key={step}
+                class={`map-${step}`}
+                x={(step - 1) * 20}
+                y="0"
+                width="20"
+                height="12"
+              />
+            ))}
+          </svg>
+          <span>more clicks (a logarithmic scale). Small countries are in the table below.</span>
         </p>
         <GeoCredit />
       </section>

@@ -7,7 +7,7 @@
  * come from the statistics service the API uses, for the same period rules and messages.
  */
 import type { FastifyInstance } from 'fastify'
-import type { Services } from '../services.js'
+import type { DashboardServices } from './context.js'
 import { FieldErrors } from '../shared/errors.js'
 import { CSV_CONTENT_TYPE, csvFilename, statsCsv } from '../stats/csv.js'
 import { countryName, statsTables } from '../stats/page-data.js'
@@ -28,7 +28,7 @@ import {
 
 export function linkStatsRoutes(
   dashboard: FastifyInstance,
-  services: Services,
+  services: DashboardServices,
   signedInAs: SignedInAs,
   qrLimit: RequestLimit,
 ): void {

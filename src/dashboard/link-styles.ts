@@ -5,7 +5,7 @@
 export const LINK_STYLES = `
 .link-form .secondary-button,.copy,.row-actions button{background:transparent;color:var(--accent)}
 .danger{background:var(--error);border-color:var(--error);color:#fff}
-@media (prefers-color-scheme:dark){.danger{color:#1a0000}}
+@media (prefers-color-scheme:dark){.danger,button.danger{color:#1a0000}}
 .offscreen,.default-submit{position:absolute;left:-9999px;width:1px;height:1px;overflow:hidden}
 .link-form fieldset{border:1px solid var(--line);min-width:0}
 .link-form legend{font-weight:700;padding:0 .3rem}

@@ -122,7 +122,10 @@ function TargetRows(props: {
   )
 }
 
-/** The targeting section: the one part a row button's htmx request swaps. */
+/**
+ * The targeting section: the one part a row button's htmx request swaps. Only the list of the
+ * chosen type shows (the stylesheet follows the select, with or without JavaScript).
+ */
 export function Targeting(props: {
   values: LinkFormValues
   errors: Messages
@@ -131,14 +134,13 @@ export function Targeting(props: {
 }) {
   const { values, errors, action } = props
   return (
-    <section class="panel" id="targeting" aria-labelledby="targeting-heading">
-      <h2 id="targeting-heading">Targeting</h2>
+    <div class="targeting" id="targeting">
       <Select
         name="target_type"
         label="Send visitors by"
         value={values.target_type}
         options={[
-          ['0', 'Nothing: always the destination URL'],
+          ['0', 'Off: always the destination URL'],
           ['1', 'Country'],
           ['2', 'Platform'],
           ['3', 'Language'],
@@ -159,6 +161,6 @@ export function Targeting(props: {
           focus={props.focus}
         />
       ))}
-    </section>
+    </div>
   )
 }

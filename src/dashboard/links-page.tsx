@@ -1,15 +1,18 @@
 /**
  * The links list, driven by the API list's query parameters (search, search_by, status,
- * space_id, domain_id, pixel_id, sort_by, sort, per_page, page): a filter form that submits
- * them with GET, so a view can be bookmarked and shared, the table, and pages that keep every
- * filter.
+ * space_id, domain_id, pixel_id, sort_by, sort, per_page, page): a bar with the search and the
+ * filters (a GET form, so a view can be bookmarked and shared) and the bulk actions, the table
+ * with sorting headers, and pages that keep every filter. A search looks in alias, destination
+ * and title unless `search_by` says otherwise.
  */
 import type { LinkRecord, LinkListQuery } from '../links/schema.js'
 import type { RenderedPage } from '../pages/layout.js'
-import { safeHref } from '../pages/safe-values.js'
-import { BulkBar, RowActions, SelectAll, SelectLink, ShortLink } from './link-row-actions.js'
-import { FilterSelect, OrderAndRows, RefusedFilters } from './components.js'
+import { RefusedFilters } from './components.js'
+import { LinkRow } from './link-list-row.js'
+import { LinkToolbar, SortHeader } from './link-list-toolbar.js'
+import { SelectAll } from './link-row-actions.js'
 import { dashboardPage, type Viewer } from './shell.js'
+import { ShortenBox } from './shorten-box.js'
 
 const numbers = new Intl.NumberFormat('en-US')
 
@@ -27,13 +30,18 @@ export interface LinksPageInput {
   now: number
   /** What a row or bulk action just did, if anything. */
   notice?: string | null
+  /** The link the shorten box just made (a plain post's `?shortened=<id>`). */
+  shortened?: LinkRecord | null
 }
 
-export function linkStatus(link: LinkRecord, now: number): 'active' | 'expired' | 'disabled' {
-  if (link.disabled) return 'disabled'
-  if (link.ends_at !== null && Date.parse(link.ends_at) <= now) return 'expired'
-  if (link.expiration_clicks && link.clicks >= link.expiration_clicks) return 'expired'
-  return 'active'
+/** Whether the list is narrowed by anything but its order and page size. */
+function filtered(query: LinkListQuery): boolean {
+  const { search, status, space_id, domain_id, pixel_id, space, domain } = query
+  return (
+    (search ?? '') !== '' ||
+    (status ?? 0) !== 0 ||
+    [space_id, domain_id, pixel_id, space, domain].some((v) => v !== undefined)
+  )
 }
 
 function pageHref(search: URLSearchParams, page: number): string {
@@ -54,6 +62,7 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
   const last = first === 0 ? 0 : first + input.records.length - 1
   // Row and bulk actions come back to this very page (filters and page number kept).
   const back = pageHref(input.search, input.page)
+  const sorting = { search: input.search, query }
   return dashboardPage({
     title: 'Links',
     section: 'links',
@@ -65,64 +74,20 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
             {input.notice}
           </p>
         ) : null}
-        <p>
-          <a class="button" href="/dashboard/links/new" id="new-link">
-            New link
-          </a>
-        </p>
-        <form class="panel filters" method="get" action="/dashboard/links" role="search">
-          <div class="filter grow">
-            <label for="filter-search">Search</label>
-            <input id="filter-search" type="search" name="search" value={query.search ?? ''} />
-          </div>
-          <FilterSelect
-            name="search_by"
-            label="In"
-            value={query.search_by ?? 'title'}
-            options={[
-              ['title', 'Title'],
-              ['alias', 'Alias'],
-              ['url', 'Destination'],
-            ]}
-          />
-          <FilterSelect
-            name="status"
-            label="Status"
-            value={String(query.status ?? 0)}
-            options={[
-              ['0', 'All'],
-              ['1', 'Active'],
-              ['2', 'Expired'],
-              ['3', 'Disabled'],
-            ]}
-          />
-          <FilterSelect
-            name="space_id"
-            label="Space"
-            value={query.space_id === undefined ? '' : String(query.space_id)}
-            options={[
-              ['', 'All'],
-              ['0', 'No space'],
-              ...input.spaces.map((s) => [String(s.id), s.name] as const),
-            ]}
-          />
-          <FilterSelect
-            name="sort_by"
-            label="Sort by"
-            value={query.sort_by ?? 'id'}
-            options={[
-              ['id', 'Created'],
-              ['clicks', 'Clicks'],
-              ['title', 'Title'],
-              ['alias', 'Alias'],
-              ['url', 'Destination'],
-            ]}
-          />
-          <OrderAndRows sort={query.sort ?? 'desc'} perPage={input.perPage} />
-        </form>
+        <ShortenBox csrf={viewer.csrf} from="links" created={input.shortened ?? null} />
+        <LinkToolbar
+          query={query}
+          perPage={input.perPage}
+          spaces={input.spaces}
+          csrf={viewer.csrf}
+          back={back}
+          rows={input.records.length}
+        />
         <p class="muted" id="links-count" role="status">
           {input.total === 0
-            ? 'No links match.'
+            ? filtered(query)
+              ? 'No links match.'
+              : 'You have no links yet: paste a long URL in the box above and press Enter to make your first one.'
             : input.records.length === 0
               ? 'No links on this page.'
               : input.capped
@@ -130,58 +95,42 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
                 : `${numbers.format(first)}–${numbers.format(last)} of ${numbers.format(input.total)} links`}
         </p>
         {input.records.length > 0 ? (
-          <BulkBar csrf={viewer.csrf} back={back} spaces={input.spaces} />
-        ) : null}
-        {input.records.length > 0 ? (
-          <div class="panel table-scroll">
+          <div class="panel link-list">
             <table id="links" class="cards">
               <thead>
                 <tr>
                   <th scope="col" class="select">
                     <SelectAll />
                   </th>
-                  <th scope="col">Short link</th>
-                  <th scope="col">Title and destination</th>
-                  <th scope="col" class="num">
-                    Clicks
+                  <SortHeader column="alias" class="col-short" {...sorting}>
+                    Short link
+                  </SortHeader>
+                  <SortHeader column="url" class="col-destination" {...sorting}>
+                    Destination
+                  </SortHeader>
+                  <th scope="col" class="col-status">
+                    Status
                   </th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Space</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Actions</th>
+                  <SortHeader column="clicks" class="num col-clicks" {...sorting}>
+                    Clicks
+                  </SortHeader>
+                  <SortHeader column="id" class="col-created" {...sorting}>
+                    Created
+                  </SortHeader>
+                  <th scope="col" class="col-actions">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {input.records.map((link) => (
-                  <tr key={link.id} id={`link-${link.id}`}>
-                    <td class="select">
-                      <SelectLink link={link} />
-                    </td>
-                    <td class="nowrap">
-                      <ShortLink link={link} />
-                    </td>
-                    <td>
-                      {link.title ? <span class="link-title">{link.title}</span> : null}
-                      <a class="muted small link-url" href={safeHref(link.url)} rel="noreferrer">
-                        {link.url}
-                      </a>
-                    </td>
-                    <td class="num" data-label="Clicks">
-                      {numbers.format(link.clicks)}
-                    </td>
-                    <td class="nowrap" data-label="Status">
-                      {linkStatus(link, input.now)}
-                    </td>
-                    <td class="words" data-label="Space">
-                      {link.space?.name ?? ''}
-                    </td>
-                    <td class="nowrap" data-label="Created">
-                      {link.created_at.slice(0, 10)}
-                    </td>
-                    <td data-label="Actions">
-                      <RowActions link={link} csrf={viewer.csrf} back={back} />
-                    </td>
-                  </tr>
+                  <LinkRow
+                    key={link.id}
+                    link={link}
+                    now={input.now}
+                    csrf={viewer.csrf}
+                    back={back}
+                  />
                 ))}
               </tbody>
             </table>

@@ -1,4 +1,7 @@
-/** The Overview: totals, clicks of the last 30 days as a chart, top links and latest links. */
+/**
+ * The Overview: the shorten box, then totals, clicks of the last 30 days as a chart, top links
+ * and latest links; on an account without links, the box and the next steps instead.
+ */
 import { Fragment } from 'preact'
 import type { LinkRecord } from '../links/schema.js'
 import type { RenderedPage } from '../pages/layout.js'
@@ -6,6 +9,7 @@ import { safeHref } from '../pages/safe-values.js'
 import { barChart } from '../pages/svg-chart.js'
 import type { AccountOverview } from '../stats/account-overview.js'
 import { dashboardPage, Trusted, type Viewer } from './shell.js'
+import { ShortenBox } from './shorten-box.js'
 
 const numbers = new Intl.NumberFormat('en-US')
 
@@ -62,8 +66,56 @@ function LinkTable(props: { id: string; caption: string; links: LinkRecord[]; em
   )
 }
 
-export function overviewPage(viewer: Viewer, data: AccountOverview): RenderedPage {
+/** What a new account can do next, each with the page that does it. */
+function NextSteps() {
+  return (
+    <section class="panel" aria-labelledby="next-heading" id="next-steps">
+      <h2 id="next-heading">Next steps</h2>
+      <ul class="next-steps">
+        <li>
+          <a href="/dashboard/domains/new">Add your own domain</a>
+          <span class="muted small"> so your links read go.example.com/… instead.</span>
+        </li>
+        <li>
+          <a href="/dashboard/pixels/new">Add a tracking pixel</a>
+          <span class="muted small"> to count visits in your analytics or ads account.</span>
+        </li>
+        <li>
+          <a href="/dashboard/account#keys-heading">Create an API key</a>
+          <span class="muted small"> to shorten links from your own scripts and apps.</span>
+        </li>
+        <li>
+          <a href="/dashboard/account#bookmarklet-heading">Add the “Shorten this page” bookmark</a>
+          <span class="muted small"> to shorten any page you are reading in one click.</span>
+        </li>
+      </ul>
+    </section>
+  )
+}
+
+export function overviewPage(
+  viewer: Viewer,
+  data: AccountOverview,
+  shortened: LinkRecord | null = null,
+): RenderedPage {
   const { totals } = data
+  if (totals.links === 0 && !shortened) {
+    return dashboardPage({
+      title: 'Overview',
+      section: 'overview',
+      viewer,
+      children: (
+        <>
+          <p class="lead" id="welcome">
+            Welcome to slink. Paste your first long URL below and press Enter: the short link
+            appears here, ready to copy.
+          </p>
+          <ShortenBox csrf={viewer.csrf} from="overview" autofocus />
+          <NextSteps />
+        </>
+      ),
+    })
+  }
   const figures: [string, number][] = [
     ['links', totals.links],
     ['clicks', totals.clicks],
@@ -83,6 +135,7 @@ export function overviewPage(viewer: Viewer, data: AccountOverview): RenderedPag
     viewer,
     children: (
       <>
+        <ShortenBox csrf={viewer.csrf} from="overview" created={shortened} />
         <ul class="totals" aria-label="Totals">
           {figures.map(([name, value]) => (
             <li key={name} id={`total-${name}`}>

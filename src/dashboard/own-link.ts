@@ -4,9 +4,8 @@
  * 404 page), and how a query parameter and a page are read and sent.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { presentLinks } from '../links/record.js'
+import type { DashboardServices } from './context.js'
 import type { RenderedPage } from '../pages/layout.js'
-import type { Services } from '../services.js'
 import { NotFoundError } from '../shared/errors.js'
 import type { StatsLink } from './link-stats-page.js'
 import type { Viewer } from './shell.js'
@@ -32,14 +31,14 @@ export function send(reply: FastifyReply, status: number, page: RenderedPage): F
 
 /** The user's link with its short URL and creation time, or null. */
 export async function ownLink(
-  services: Services,
+  services: DashboardServices,
   userId: number,
   id: string,
 ): Promise<(StatsLink & { createdAt: number }) | null> {
   if (!/^[0-9]{1,15}$/.test(id)) return null
   try {
     const row = await services.links.get(userId, Number(id))
-    const [record] = await presentLinks(services.presenter, userId, [row])
+    const [record] = await services.presenter.present(userId, [row])
     const { alias, title } = row
     return { id: row.id, alias, title, shortUrl: record!.short_url, createdAt: row.created_at }
   } catch (error) {

@@ -9,7 +9,8 @@ import type { ComponentChildren } from 'preact'
 import type { RenderedPage } from '../pages/layout.js'
 import type { FieldMessages } from '../shared/errors.js'
 import { CsrfField, FilterSelect, OrderAndRows, RefusedFilters } from './components.js'
-import { dashboardPage, type Section, type Viewer } from './shell.js'
+import { inPeoplesWords, labelled } from './messages.js'
+import { dashboardPage, sectionHome, type Section, type Viewer } from './shell.js'
 
 const numbers = new Intl.NumberFormat('en-US')
 
@@ -263,7 +264,11 @@ export function resourceFormPage<Row extends { id: number }>(
   view: ResourceView<Row>,
   input: { id?: number; heading: string; values: Record<string, string>; errors?: FieldMessages },
 ): RenderedPage {
-  const errors = input.errors ?? {}
+  // The API's messages, naming the labels of this form.
+  const labels = Object.fromEntries(
+    view.fields.map((f) => [f.name, f.label.replace(/ \(optional\)$/, '')]),
+  )
+  const errors = inPeoplesWords(input.errors ?? {}, labelled(labels))
   const action = input.id === undefined ? view.base : `${view.base}/${input.id}`
   const failed = Object.keys(errors).length > 0
   return dashboardPage({
@@ -367,7 +372,9 @@ export function resourceDeletePage<Row extends { id: number }>(
 }
 
 /** Send with 404: an id that is not one of the viewer's (or does not exist). */
-export function dashboardNotFoundPage(viewer: Viewer, section: Section): RenderedPage {
+export function dashboardNotFoundPage(viewer: Viewer, asked: Section): RenderedPage {
+  const section = asked === 'admin' && !viewer.admin ? 'overview' : asked
+  const home = sectionHome(section)
   return dashboardPage({
     title: 'Not found',
     section,
@@ -376,7 +383,9 @@ export function dashboardNotFoundPage(viewer: Viewer, section: Section): Rendere
       <section class="panel">
         <p>There is nothing here, or it is not yours.</p>
         <p>
-          <a href={`/dashboard${section === 'overview' ? '' : `/${section}`}`}>Back</a>
+          <a href={home.href} id="not-found-back">
+            Back to {home.label}
+          </a>
         </p>
       </section>
     ),

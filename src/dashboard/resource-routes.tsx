@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { ownDomainOf } from '../shared/domain-name.js'
+import { DnsRecord, dnsIntro } from './domain-dns.js'
 import type { DomainRow, PixelRow, SpaceRow } from '../db/types.js'
 import {
   DomainCreateBody,
@@ -109,7 +110,11 @@ const spaceView: ResourceView<SpaceRow> = {
   deleteWarning: 'Its links are deleted with it.',
 }
 
-function domainView(base: string, section: 'domains' | 'admin'): ResourceView<DomainRow> {
+function domainView(
+  base: string,
+  section: 'domains' | 'admin',
+  defaultHost: string,
+): ResourceView<DomainRow> {
   return {
     section,
     title: section === 'admin' ? 'Global domains' : 'Domains',
@@ -123,6 +128,7 @@ function domainView(base: string, section: 'domains' | 'admin'): ResourceView<Do
       ...(section === 'domains'
         ? [{ label: 'Kind', cell: (d: DomainRow) => (d.user_id === null ? 'Global' : 'Yours') }]
         : []),
+      { label: 'DNS record', cell: (d) => <DnsRecord domain={d} defaultHost={defaultHost} /> },
     ],
     fields: [
       {
@@ -150,11 +156,10 @@ function domainView(base: string, section: 'domains' | 'admin'): ResourceView<Do
     deleteWarning: 'Its links are deleted with it.',
     ...(section === 'admin'
       ? {
-          intro:
-            'Domains everyone can use for their links. The default domain (PUBLIC_URL) is managed by the configuration.',
+          intro: `Domains everyone can use for their links. The default domain (PUBLIC_URL) is managed by the configuration. ${dnsIntro(defaultHost)}`,
         }
       : {
-          intro: 'Your own domains, and the global ones every user can use (read-only here).',
+          intro: `Your own domains, and the global ones every user can use (read-only here). ${dnsIntro(defaultHost)}`,
         }),
   }
 }
@@ -198,11 +203,16 @@ export function resourceRoutes(app: FastifyInstance, ctx: DashboardContext): voi
     delete: (who, id) => spaces.delete(who.user.id, id),
   })
 
+  // The default domain's host: the name a CNAME points to.
+  const defaultName = ownDomainOf(ctx.config.publicUrl).name
   registerResourceScreens<DomainRow, DomainListQuery, DomainCreateInput, DomainUpdateInput>(
     app,
     ctx,
     {
-      view: { ...domainView('/dashboard/domains', 'domains'), readOnly: (d) => d.user_id === null },
+      view: {
+        ...domainView('/dashboard/domains', 'domains', defaultName),
+        readOnly: (d) => d.user_id === null,
+      },
       listQuery: DomainListQuery,
       createBody: DomainCreateBody,
       updateBody: DomainUpdateBody,
@@ -218,13 +228,12 @@ export function resourceRoutes(app: FastifyInstance, ctx: DashboardContext): voi
 
   // The default domain is made from PUBLIC_URL at every start: renaming or deleting it here
   // would be undone (or break every short link), so it is read-only on this screen too.
-  const defaultName = ownDomainOf(ctx.config.publicUrl).name
   registerResourceScreens<DomainRow, DomainListQuery, DomainCreateInput, DomainUpdateInput>(
     app,
     ctx,
     {
       view: {
-        ...domainView('/dashboard/admin/domains', 'admin'),
+        ...domainView('/dashboard/admin/domains', 'admin', defaultName),
         readOnly: (d) => d.name === defaultName,
       },
       listQuery: DomainListQuery,

@@ -8,16 +8,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
 import { notFoundPage } from '../pages/index.js'
+import { NotFoundError } from '../shared/errors.js'
+import { sendError } from '../http/error-handler.js'
 import { readCookie } from '../passwords/remembered.js'
-import type { Services } from '../services.js'
 import { ABSOLUTE_TIMEOUT_MS } from '../sessions/service.js'
 import { DisabledUserError, passwordProblem } from '../users/accounts.js'
 import type { UserRow } from '../db/types.js'
-import { acceptAliases } from '../http/aliases.js'
+import { acceptAliases, LINK_LIST_ALIASES } from '../http/aliases.js'
 import { pageRequest } from '../http/paging.js'
 import { parseQuery } from '../http/body.js'
 import { schemaErrors } from '../http/validation.js'
-import { LINK_LIST_ALIASES, linkFilterOf } from '../links/list-query.js'
+import { linkFilterOf } from '../links/list-query.js'
 import { LinkListQuery } from '../links/schema.js'
 import { assetRoutes } from './assets.js'
 import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
@@ -27,6 +28,7 @@ import { doneNotice } from './link-row-actions.js'
 import { importPages } from './import-routes.js'
 import { linksPage, linksQueryErrorPage } from './links-page.js'
 import { overviewPage } from './overview-page.js'
+import { shortenedLink } from './shorten-routes.js'
 import {
   csrfFailedPage,
   homePage,
@@ -37,7 +39,8 @@ import {
   SIGN_IN_FAILED,
   tooManySignInsPage,
 } from './public-pages.js'
-import type { Viewer } from './shell.js'
+import { sectionOf, type Viewer } from './shell.js'
+import { dashboardNotFoundPage } from './resource-pages.js'
 import {
   dropEmptyFields,
   field,
@@ -46,10 +49,12 @@ import {
   type DashboardContext,
   type Form,
   type SignedIn,
+  type DashboardServices,
 } from './context.js'
 import { resourceRoutes } from './resource-routes.js'
 import { accountRoutes } from './account-routes.js'
 import { adminRoutes } from './admin-routes.js'
+import { webhookRoutes } from './webhook-routes.js'
 import { takeSignIn, type SignInLimits } from './sign-in-limits.js'
 import type { RequestLimit } from '../limits/request-limit.js'
 
@@ -59,7 +64,7 @@ const FORM_LIMIT = 16 * 1024
 
 export interface DashboardOptions {
   config: Config
-  services: Services
+  services: DashboardServices
   /** Signs the CSRF tokens of forms shown before sign-in. */
   csrfSecret: Buffer
   limits: SignInLimits
@@ -232,10 +237,27 @@ export function createDashboard(options: DashboardOptions) {
             who.set(request, found)
           })
 
+          // A dashboard 404 is a dashboard page: the navigation and a way back (for the
+          // signed-in; anyone else is sent to sign in, as everywhere under /dashboard).
+          const missing = async (request: FastifyRequest, reply: FastifyReply) => {
+            const found = who.get(request) ?? (await signedIn(request))
+            if (!found) return seeOther(reply, '/login')
+            return send(reply, 404, dashboardNotFoundPage(viewerOf(found), sectionOf(request.url)))
+          }
+          dashboard.setNotFoundHandler(missing)
+          dashboard.setErrorHandler((error, request, reply) =>
+            error instanceof NotFoundError
+              ? missing(request, reply)
+              : sendError(error, request, reply),
+          )
+
           dashboard.get('/', { schema: { hide: true } }, async (request, reply) => {
             const me = signedInOf(request)
-            const data = await services.overview.overview(me.user.id)
-            return send(reply, 200, overviewPage(viewerOf(me), data))
+            const [data, shortened] = await Promise.all([
+              services.overview.overview(me.user.id),
+              shortenedLink(services, me.user.id, request.query),
+            ])
+            return send(reply, 200, overviewPage(viewerOf(me), data, shortened))
           })
 
           const listAliases = acceptAliases('query', {
@@ -258,13 +280,20 @@ export function createDashboard(options: DashboardOptions) {
               }
               const query = request.query as LinkListQuery
               const paging = pageRequest(query)
-              const [found, spaces] = await Promise.all([
-                services.overview.linkPage(me.user.id, linkFilterOf(query), paging),
+              const [found, spaces, shortened] = await Promise.all([
+                // The dashboard's one search box looks in alias, URL and title.
+                services.overview.linkPage(
+                  me.user.id,
+                  linkFilterOf({ ...query, search_by: query.search_by ?? 'all' }),
+                  paging,
+                ),
                 services.overview.spaces(me.user.id),
+                shortenedLink(services, me.user.id, query),
               ])
               const search = new URLSearchParams()
               for (const [name, value] of Object.entries(query)) {
-                if (name === 'page' || name === 'done' || value === undefined) continue
+                if (name === 'page' || name === 'done' || name === 'shortened') continue
+                if (value === undefined) continue
                 search.set(name, String(value))
               }
               return send(
@@ -281,6 +310,7 @@ export function createDashboard(options: DashboardOptions) {
                   spaces,
                   now: services.stats.now(),
                   notice: doneNotice((query as Form).done),
+                  shortened,
                 }),
               )
             },
@@ -304,6 +334,7 @@ export function createDashboard(options: DashboardOptions) {
           resourceRoutes(dashboard, context)
           accountRoutes(dashboard, context, options.limits.passwordChanges)
           adminRoutes(dashboard, context)
+          webhookRoutes(dashboard, context)
 
           await dashboard.register(importPages, {
             config,

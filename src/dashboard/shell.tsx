@@ -1,16 +1,26 @@
 /**
- * The signed-in layout: a skip link, the top bar (brand, navigation, who is signed in, sign
- * out) and the page's content. The navigation wraps on a phone; the current page is marked with
- * `aria-current`.
+ * The signed-in layout: a skip link, the top bar (brand, navigation, the theme button, who is
+ * signed in, sign out), the page's content and the keyboard shortcuts dialog. On a phone the
+ * navigation folds into a "Menu" (`<details>`, so it opens without JavaScript); the current page
+ * is marked with `aria-current`.
  */
 import type { ComponentChildren } from 'preact'
 import type { RenderedPage } from '../pages/layout.js'
 import type { SafeHtml } from '../pages/html.js'
 import { CsrfField } from './components.js'
 import { renderDocument } from './document.js'
+import { ShortcutsDialog, ThemeToggle } from './shell-extras.js'
 
 export type Section =
-  'overview' | 'links' | 'pixels' | 'spaces' | 'domains' | 'imports' | 'account' | 'admin'
+  | 'overview'
+  | 'links'
+  | 'pixels'
+  | 'spaces'
+  | 'domains'
+  | 'webhooks'
+  | 'imports'
+  | 'account'
+  | 'admin'
 
 export interface Viewer {
   name: string
@@ -25,10 +35,23 @@ const SECTIONS: { id: Section; label: string; href: string; admin?: boolean }[] 
   { id: 'pixels', label: 'Pixels', href: '/dashboard/pixels' },
   { id: 'spaces', label: 'Spaces', href: '/dashboard/spaces' },
   { id: 'domains', label: 'Domains', href: '/dashboard/domains' },
+  { id: 'webhooks', label: 'Webhooks', href: '/dashboard/webhooks' },
   { id: 'imports', label: 'Imports', href: '/dashboard/imports' },
   { id: 'account', label: 'Account', href: '/dashboard/account' },
   { id: 'admin', label: 'Admin', href: '/dashboard/admin', admin: true },
 ]
+
+/** The section a dashboard path belongs to (the Overview for one it does not know). */
+export function sectionOf(url: string): Section {
+  const first = url.split(/[?#]/)[0]!.split('/')[2] ?? ''
+  return SECTIONS.find((s) => s.href === `/dashboard/${first}`)?.id ?? 'overview'
+}
+
+/** Where a section starts and what it is called, for a way back to it. */
+export function sectionHome(section: Section): { label: string; href: string } {
+  const found = SECTIONS.find((s) => s.id === section) ?? SECTIONS[0]!
+  return { label: found.label, href: found.href }
+}
 
 export function dashboardPage(input: {
   title: string
@@ -37,6 +60,7 @@ export function dashboardPage(input: {
   children: ComponentChildren
 }): RenderedPage {
   const { viewer } = input
+  const sections = SECTIONS.filter((s) => !s.admin || viewer.admin)
   return renderDocument({
     title: input.title,
     shape: 'app',
@@ -50,9 +74,9 @@ export function dashboardPage(input: {
             <a class="brand" href="/dashboard">
               slink
             </a>
-            <nav aria-label="Dashboard">
+            <nav aria-label="Dashboard" class="nav-wide">
               <ul class="nav">
-                {SECTIONS.filter((s) => !s.admin || viewer.admin).map((s) => (
+                {sections.map((s) => (
                   <li key={s.id}>
                     <a
                       href={s.href}
@@ -65,7 +89,23 @@ export function dashboardPage(input: {
                 ))}
               </ul>
             </nav>
+            {/* The same navigation, folded into a menu on a phone; opens without JavaScript. */}
+            <details class="nav-fold" id="nav-fold">
+              <summary>Menu</summary>
+              <nav aria-label="Dashboard menu">
+                <ul class="nav">
+                  {sections.map((s) => (
+                    <li key={s.id}>
+                      <a href={s.href} aria-current={s.id === input.section ? 'page' : undefined}>
+                        {s.label}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            </details>
             <div class="who">
+              <ThemeToggle />
               <span id="viewer-name" title={viewer.email}>
                 {viewer.name}
               </span>
@@ -82,6 +122,7 @@ export function dashboardPage(input: {
           <h1>{input.title}</h1>
           {input.children}
         </main>
+        <ShortcutsDialog />
       </>
     ),
   })

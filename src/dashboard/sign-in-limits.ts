@@ -1,5 +1,5 @@
 /**
- * Limits of failed password checks on the dashboard (built in app.ts, counted where the other
+ * Limits of failed password checks on the dashboard (built in composition/app.ts, counted where the other
  * limits are). An account is limited per address that failed on it, never for everyone: five
  * wrong passwords from one address block that address for that account, while the owner
  * signs in from theirs. Each address is limited over every account it tries, and each check

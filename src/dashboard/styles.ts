@@ -1,4 +1,10 @@
+import { FIRST_RUN_STYLES } from './first-run-styles.js'
+import { LINK_FORM_STYLES } from './link-form-styles.js'
 import { LINK_STYLES } from './link-styles.js'
+import { THEME_STYLES } from './theme-styles.js'
+import { LINK_LIST_STYLES } from './link-list-styles.js'
+import { NAV_STYLES } from './nav-styles.js'
+import { STATS_STYLES } from './stats-styles.js'
 
 /**
  * The dashboard's additions to the pages' stylesheet (same colours, same dark mode): a top bar
@@ -64,4 +70,16 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{ou
 .cards td:empty{display:none}}
 
 ${LINK_STYLES}
+
+${FIRST_RUN_STYLES}
+
+${LINK_FORM_STYLES}
+
+${THEME_STYLES}
+
+${LINK_LIST_STYLES}
+
+${NAV_STYLES}
+
+${STATS_STYLES}
 `.trim()

@@ -2,7 +2,7 @@
  * Group commit for the SQLite file: the transactions that requests start in the same turn of
  * the event loop are written together and committed once. A commit writes every page its
  * transaction changed to the log, and a link's create changes about eight (the table's last
- * page, each index's, the id sequence, the search queue), mostly the same ones as the next
+ * page, each index's, the id sequence, the search index's), mostly the same ones as the next
  * create's; each commit also makes the read-only connection drop its page cache. With every
  * create committed on its own, 50 concurrent creates took twice the CPU each
  * (docs/adr/0004-group-commit.md).
@@ -13,8 +13,7 @@
  * and commit once. The write lock is held while they run, not while the group gathers them.
  *
  * When another connection holds the write lock (a cluster worker's group, the click writer's
- * batch), the group waits for it on timers (write-lock.ts), and the process serves everything
- * else meanwhile.
+ * batch), the group waits for it in SQLite's busy handler (write-lock.ts).
  * One that fails rolls back to its savepoint, and the others keep their changes. None is
  * answered before the group's commit, so a transaction that has resolved is stored, as before.
  * A group holds at most GROUP_MAX transactions: a query outside a transaction waits behind at
@@ -27,7 +26,7 @@ import { AsyncResource } from 'node:async_hooks'
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from './types.js'
-import { beginImmediate, statementsOf, transactionEnded } from './write-lock.js'
+import { statementsOf } from './write-lock.js'
 
 const GROUP_MAX = 64
 
@@ -42,7 +41,7 @@ export class CommitGroups {
   private readonly queue: Member[] = []
   private draining = false
   private readonly sql: Record<
-    'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback',
+    'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback',
     SQLite.Statement
   >
 
@@ -60,6 +59,7 @@ export class CommitGroups {
     private readonly committed: () => void = () => {},
   ) {
     this.sql = {
+      begin: statementsOf(handle).begin,
       savepoint: handle.prepare('SAVEPOINT member'),
       release: handle.prepare('RELEASE member'),
       rollbackTo: handle.prepare('ROLLBACK TO member'),
@@ -107,19 +107,14 @@ export class CommitGroups {
 
   private async group(connection: Kysely<Database>): Promise<void> {
     try {
-      await beginImmediate(this.handle)
+      this.sql.begin.run()
     } catch (error) {
       // The write lock stayed with another connection past the busy timeout: the first in line
       // fails as its own transaction would have, the others try again.
       this.queue.shift()?.reject(error)
       return
     }
-    let stored: [Member, unknown][] = []
-    try {
-      stored = await this.runGroup(connection)
-    } finally {
-      transactionEnded(this.handle)
-    }
+    const stored = await this.runGroup(connection)
     for (const [member, value] of stored) member.resolve(value)
   }
 

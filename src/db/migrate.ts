@@ -22,8 +22,10 @@ import { postgresLinkCounts } from './migrations/0015-postgres-link-counts.js'
 import { shortAliasSuffixes } from './migrations/0016-short-alias-suffixes.js'
 import { searchChangedText } from './migrations/0017-search-changed-text.js'
 import { shortKeyPrefixes } from './migrations/0019-short-key-prefixes.js'
+import { standardSearch } from './migrations/0020-standard-search.js'
 import { normalisedUrls } from './migrations/0023-normalised-urls.js'
-import { clickStream } from './migrations/0024-click-stream.js'
+import { webhookOutboxPendingAge } from './migrations/0024-webhook-outbox-pending-age.js'
+import { clickStream } from './migrations/0025-click-stream.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -45,8 +47,10 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0016-short-alias-suffixes': shortAliasSuffixes(dialect),
     '0017-search-changed-text': searchChangedText(dialect),
     '0019-short-key-prefixes': shortKeyPrefixes(),
+    '0020-standard-search': standardSearch(dialect),
     '0023-normalised-urls': normalisedUrls(dialect),
-    '0024-click-stream': clickStream(dialect),
+    '0024-webhook-outbox-pending-age': webhookOutboxPendingAge(),
+    '0025-click-stream': clickStream(dialect),
   }
 }
 
@@ -74,6 +78,15 @@ export async function migrate(db: Db): Promise<MigrationReport> {
   return {
     applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName),
   }
+}
+
+/** The migrations this version knows that the database has not applied (none: the schema is current). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db: db.kysely as unknown as Kysely<unknown>,
+    provider: new CodeMigrations(db.dialect),
+  })
+  return (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name)
 }
 
 /** Every migration this version knows, in the order they apply. */

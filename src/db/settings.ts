@@ -16,3 +16,22 @@ export async function sharedSecret(db: Db, name: string): Promise<Buffer> {
     .executeTakeFirstOrThrow()
   return Buffer.from(row.value, 'base64')
 }
+
+/** The `PUBLIC_URL` the service last started with: where the CLI's links point by default. */
+export async function rememberPublicUrl(db: Db, url: URL): Promise<void> {
+  await db.kysely
+    .insertInto('settings')
+    .values({ name: 'public_url', value: url.href })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value: url.href }))
+    .execute()
+}
+
+/** The `PUBLIC_URL` the service last started with, if it ever started on this database. */
+export async function storedPublicUrl(db: Db): Promise<URL | null> {
+  const row = await db.kysely
+    .selectFrom('settings')
+    .select('value')
+    .where('name', '=', 'public_url')
+    .executeTakeFirst()
+  return row && URL.canParse(row.value) ? new URL(row.value) : null
+}

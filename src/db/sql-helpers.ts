@@ -12,12 +12,17 @@ function isAscii(column: string) {
   return sql`length(${sql.ref(column)}) = octet_length(${sql.ref(column)})`
 }
 
-/** Case-insensitive substring match in which `%` and `_` are literal. */
+/**
+ * Case-insensitive substring match in which `%` and `_` are literal; the term is a bound
+ * parameter. A term holding U+0000 finds nothing on either engine: PostgreSQL's text cannot hold
+ * that character (nor take it as a parameter), and SQLite's LIKE would end the pattern there.
+ */
 export function containsInsensitive(
   column: string,
   term: string,
   dialect: 'sqlite' | 'postgres',
 ): RawBuilder<boolean> {
+  if (term.includes('\u0000')) return sql<boolean>`1 = 0`
   const pattern = `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
   // PostgreSQL's LIKE escapes with a backslash by default; leaving the ESCAPE clause out keeps
   // the pattern a plain parameter, which pg_trgm's indexes can serve.

@@ -8,11 +8,9 @@
  * wait 300 ms to 1 s while the median took 20 ms. Here the connection goes to the waiters in the
  * order they asked.
  *
- * Every write takes SQLite's write lock on timers (write-lock.ts), never in SQLite's busy
- * handler, which sleeps inside the call and so stops the whole process while another connection
- * (a cluster worker, the click-writing thread, the CLI) holds the lock: a transaction begins with
- * `beginImmediate`, and a statement that writes outside a transaction runs in one of its own,
- * begun the same way and committed at once. Statements that only read run as they are.
+ * A transaction begins with `BEGIN IMMEDIATE`, so it takes the write lock before its first
+ * read; a statement outside a transaction commits on its own. Either waits for another
+ * connection's write lock in SQLite's busy handler (write-lock.ts).
  */
 import type SQLite from 'better-sqlite3'
 import {
@@ -28,7 +26,7 @@ import {
   type SqliteDatabase,
 } from 'kysely'
 import { allRows, iterateRows } from './row-objects.js'
-import { beginImmediate, writeTransaction } from './write-lock.js'
+import { statementsOf } from './write-lock.js'
 
 type Compile = QueryCompiler['compileQuery']
 
@@ -51,8 +49,9 @@ class FileConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const { handle, committed } = this.options
     const statement = this.statements.prepare(query.sql) as unknown as SQLite.Statement
-    if (statement.readonly || handle.inTransaction) return run<R>(statement, query.parameters)
-    return writeTransaction(handle, () => run<R>(statement, query.parameters), committed)
+    const result = run<R>(statement, query.parameters)
+    if (!statement.readonly && !handle.inTransaction) committed?.()
+    return result
   }
 
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
@@ -93,8 +92,8 @@ class FileDriver implements Driver {
     else this.held = false
   }
 
-  beginTransaction(): Promise<void> {
-    return beginImmediate(this.options.handle)
+  async beginTransaction(): Promise<void> {
+    statementsOf(this.options.handle).begin.run()
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {

@@ -1,6 +1,11 @@
 /** Table shapes as the query builder sees them. Timestamps are epoch milliseconds. */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
-import type { TargetEntry } from '../links/field-rules.js'
+
+/** One entry of a link's targeting list (a country, platform or language and its URL). */
+export interface TargetEntry {
+  key: string
+  value: string
+}
 
 export interface UsersTable {
   id: Generated<number>

@@ -150,6 +150,19 @@ export class DomainService {
     return this.store.listAll()
   }
 
+  /**
+   * Whether a host name is one slink serves (the default domain, a global one or any user's):
+   * what a TLS proxy asks before getting a certificate for it. The name is read as a domain's
+   * name is (IDNA, any case); a scheme, port or path makes it none.
+   */
+  async serves(host: string): Promise<boolean> {
+    if (host.length > 253 || /[:/]/.test(host)) return false
+    // The default domain's name is PUBLIC_URL's host, which may be one no user could add
+    // (`localhost`): it is looked up as it is written there, in lower case.
+    const name = parseDomainName(host)?.name ?? host.toLowerCase()
+    return (await this.store.findByName(name)) !== undefined
+  }
+
   /** The global domain `PUBLIC_URL` names, created (or its URL refreshed) at start-up. */
   async ensureDefault(publicUrl: URL): Promise<DomainRow> {
     const parsed = ownDomainOf(publicUrl)

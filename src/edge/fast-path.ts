@@ -14,6 +14,8 @@ import { errorPage } from '../pages/index.js'
 import { renderVisitPage } from './visit-pages.js'
 import type { RedirectEngine, Visit, VisitInput } from '../redirects/engine.js'
 import type { AddressOf } from './client.js'
+import { NO_METRICS, type Metrics } from '../shared/metrics.js'
+import { visitOutcome } from './visit-outcome.js'
 
 /** One path segment of alias characters, optionally ending in `+` (the preview). */
 const ALIAS_PATH = /^\/[A-Za-z0-9_-]{1,255}\+?$/
@@ -64,20 +66,29 @@ export function fastPath(
   next: Listener,
   hostnameOf: (request: IncomingMessage) => string,
   log: (error: unknown) => void,
+  metrics: Metrics = NO_METRICS,
 ): Listener {
-  const finish = (response: ServerResponse, visit: Visit, head: boolean) => {
+  const answer = (response: ServerResponse, visit: Visit, head: boolean, started: number) => {
+    writeVisit(response, visit, head)
+    metrics.visit(visitOutcome(visit, head), (performance.now() - started) / 1000)
+  }
+  const finish = (response: ServerResponse, visit: Visit, head: boolean, started: number) => {
     if (visit.click !== null && recorder.full) {
       // The writer is behind by its bound: this visit is answered when there is room, so the
       // click is kept, not dropped, and memory stays bounded (see ClickRecorder).
       const click = visit.click
       void recorder.room().then(() => {
-        writeVisit(response, visit, head)
+        answer(response, visit, head, started)
         recorder.record(click)
       })
       return
     }
-    writeVisit(response, visit, head)
+    answer(response, visit, head, started)
     if (visit.click !== null) recorder.record(visit.click)
+  }
+  const failed = (response: ServerResponse, error: unknown, started: number) => {
+    fail(response, error, log)
+    metrics.visit('error', (performance.now() - started) / 1000)
   }
   return (request, response) => {
     const method = request.method ?? ''
@@ -101,18 +112,19 @@ export function fastPath(
       cookie: headers.cookie,
     }
     const head = method === 'HEAD'
+    const started = performance.now()
     try {
       const visit = engine.visit(input)
       if (visit instanceof Promise) {
         visit.then(
-          (done) => finish(response, done, head),
-          (error: unknown) => fail(response, error, log),
+          (done) => finish(response, done, head, started),
+          (error: unknown) => failed(response, error, started),
         )
       } else {
-        finish(response, visit, head)
+        finish(response, visit, head, started)
       }
     } catch (error) {
-      fail(response, error, log)
+      failed(response, error, started)
     }
   }
 }

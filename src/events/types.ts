@@ -2,12 +2,11 @@
  * The domain events: one typed event per change of a link, pixel, space or domain, and one per
  * batch of counted clicks. `data` is what a webhook receives; `links` (never sent) names the
  * short links whose redirect the change affects, for the redirect cache.
+ *
+ * Each folder declares the events of its records in its events.ts (links/events.ts …), adding
+ * them to `EventData`; this folder imports none of them, so they may all raise events.
  */
-import type { DomainRecord } from '../domains/schema.js'
-import type { LinkRecord } from '../links/schema.js'
-import type { PixelRecord } from '../pixels/schema.js'
 import type { LinkKey } from '../shared/link-keys.js'
-import type { SpaceRecord } from '../spaces/schema.js'
 
 /** Why a link was deleted: by itself, or with its space or domain. */
 export type LinkDeleteCause = 'link' | 'space' | 'domain'
@@ -24,19 +23,8 @@ export interface ClickData {
   referrer: string | null
 }
 
+/** The `data` of each event, by type (the records' folders add theirs). */
 export interface EventData {
-  'link.created': { link: LinkRecord }
-  'link.updated': { link: LinkRecord; changed: string[] }
-  'link.deleted': { link: LinkRecord; cause: LinkDeleteCause }
-  'pixel.created': { pixel: PixelRecord }
-  'pixel.updated': { pixel: PixelRecord; changed: string[] }
-  'pixel.deleted': { pixel: PixelRecord }
-  'space.created': { space: SpaceRecord }
-  'space.updated': { space: SpaceRecord; changed: string[] }
-  'space.deleted': { space: SpaceRecord }
-  'domain.created': { domain: DomainRecord }
-  'domain.updated': { domain: DomainRecord; changed: string[] }
-  'domain.deleted': { domain: DomainRecord }
   'click.recorded': { clicks: ClickData[] }
 }
 
@@ -98,7 +86,7 @@ export function changedFields<T extends object>(before: T, after: T): string[] {
 export interface LinkSnapshot {
   userId: number
   key: LinkKey
-  record: LinkRecord
+  record: EventData['link.deleted']['link']
 }
 
 /** The links in a space, on a domain or carrying a pixel, as snapshots. */

@@ -58,3 +58,9 @@ export function clickSortAliases(fields: Record<string, unknown>): void {
     fields.sort = fields.sort === 'max' ? 'desc' : 'asc'
   }
 }
+
+/** phpShort 2.x names of the list parameters (`by` for `search_by` is added for every list). */
+export const LINK_LIST_ALIASES: ParameterAliases = {
+  names: { space: 'space_id', domain: 'domain_id' },
+  values: clickSortAliases,
+}

@@ -24,6 +24,7 @@ import {
 } from './planner.js'
 import type { SourceRow } from './row.js'
 import type { ImportStatus, OutcomeCounts, RowResult, SqlImportStore } from './store.js'
+import type { Metrics } from '../shared/metrics.js'
 
 export interface RunDeps {
   store: SqlImportStore
@@ -31,6 +32,8 @@ export interface RunDeps {
   events: DomainEvents | null
   present: (userId: number, rows: LinkRow[]) => Promise<LinkRecord[]>
   now: () => number
+  /** Where written rows are counted by outcome. */
+  metrics?: Metrics
 }
 
 export interface RunRequest {
@@ -165,7 +168,10 @@ export async function runImport(deps: RunDeps, request: RunRequest): Promise<Run
     // Written: the database answers for them from now on.
     plannedKeys.clear()
     plannedAliases.clear()
-    for (const p of plans) counts[p.outcome]++
+    for (const p of plans) {
+      counts[p.outcome]++
+      deps.metrics?.importRows(p.outcome, 1)
+    }
     done += batch.length
     await store.progress(request.importId, 'running', counts, deps.now())
     request.onBatch?.(done)

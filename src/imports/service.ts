@@ -8,6 +8,7 @@ import type { Page } from '../db/paging.js'
 import type { DomainEvents } from '../events/bus.js'
 import type { LinkRecord } from '../links/schema.js'
 import { AppError, NotFoundError } from '../shared/errors.js'
+import type { Metrics } from '../shared/metrics.js'
 import type { OnConflict, Outcome } from './planner.js'
 import type { SourceRow } from './row.js'
 import { TOO_MANY_IMPORTS } from './caps.js'
@@ -26,6 +27,7 @@ export interface ImportServiceDeps {
   present: (userId: number, rows: LinkRow[]) => Promise<LinkRecord[]>
   timeZoneOf: (userId: number) => Promise<string>
   now: () => number
+  metrics?: Metrics
 }
 
 export interface ImportOptions {
@@ -119,6 +121,7 @@ export class ImportService {
         events: this.deps.events,
         present: this.deps.present,
         now: this.deps.now,
+        metrics: this.deps.metrics,
       },
       {
         importId: record.id,

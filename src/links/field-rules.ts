@@ -6,11 +6,9 @@
 import type { FieldErrors } from '../shared/errors.js'
 import { randomString } from '../shared/secrets.js'
 import { zonedToUtc } from '../shared/time.js'
+import type { TargetEntry } from '../db/types.js'
 
-export interface TargetEntry {
-  key: string
-  value: string
-}
+export type { TargetEntry } from '../db/types.js'
 
 type RawEntry = { key?: string | null; value?: string | null }
 
@@ -102,6 +100,8 @@ export const RESERVED_ALIASES = new Set([
   'docs',
   'health',
   'healthz',
+  'ready',
+  'tls',
   'stats',
   'static',
   'admin',

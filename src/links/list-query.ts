@@ -1,5 +1,4 @@
 /** The API's list parameters of links as the link store's filter (shared by the API and the dashboard). */
-import { clickSortAliases, type ParameterAliases } from '../http/aliases.js'
 import type { LinkListQuery } from './schema.js'
 import type { LinkFilter, LinkStatus } from './store.js'
 
@@ -20,10 +19,4 @@ export function linkFilterOf(query: LinkListQuery): LinkFilter {
     pixelId: query.pixel_id,
     sortBy: query.sort_by ?? 'id',
   }
-}
-
-/** phpShort 2.x names of the list parameters (`by` for `search_by` is added for every list). */
-export const LINK_LIST_ALIASES: ParameterAliases = {
-  names: { space: 'space_id', domain: 'domain_id' },
-  values: clickSortAliases,
 }

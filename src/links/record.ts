@@ -18,6 +18,16 @@ export interface LinkPresenterDeps {
   pixels: PixelStore
 }
 
+/** Turns a user's link rows into the API's records, with their domain, space and pixels. */
+export interface LinkPresenter {
+  present(userId: number, rows: LinkRow[]): Promise<LinkRecord[]>
+}
+
+/** The presenter over the stores it reads (which stay with it). */
+export function linkPresenter(deps: LinkPresenterDeps): LinkPresenter {
+  return { present: (userId, rows) => presentLinks(deps, userId, rows) }
+}
+
 export function shortUrl(domainUrl: string, alias: string): string {
   return `${domainUrl}/${alias}`
 }

@@ -149,7 +149,8 @@ export type LinkInput = LinkUpdateInput
 export const LinkListQuery = Type.Object({
   ...ListQuery(
     ['id', 'clicks', 'title', 'alias', 'url'] as const,
-    ['title', 'alias', 'url'] as const,
+    // `all`: alias, URL or title (an addition of ours to phpShort's values).
+    ['title', 'alias', 'url', 'all'] as const,
   ),
   status: Type.Optional(
     IntegerEnum([0, 1, 2, 3] as const, { description: '0 all, 1 active, 2 expired, 3 disabled.' }),

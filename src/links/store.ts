@@ -9,14 +9,7 @@ import {
 import type { Db } from '../db/connect.js'
 import { prepared } from '../db/prepared.js'
 import { fetchPage, type Page, type PageRequest } from '../db/paging.js'
-import {
-  containsInsensitive,
-  everyColumn,
-  idList,
-  inIdList,
-  textSortKey,
-  type IdList,
-} from '../db/sql-helpers.js'
+import { everyColumn, idList, inIdList, textSortKey, type IdList } from '../db/sql-helpers.js'
 import { LINK_COUNTS, type LinkCountsTable } from '../db/migrations/0014-link-counts.js'
 import {
   LINK_COUNT_DELTAS,
@@ -33,14 +26,15 @@ import type {
 } from '../db/types.js'
 import { NotFoundError } from '../shared/errors.js'
 import type { LinkKey } from '../shared/link-keys.js'
-import { INDEXED_TERM_MIN } from './search-index-sql.js'
 import { changesToStored, linkFromStored, newLinkToStored } from './stored-link.js'
+import { searchCondition } from './search-condition.js'
 
 export type LinkStatus = 'active' | 'expired' | 'disabled'
 
 export interface LinkFilter {
   search?: string
-  searchBy: 'title' | 'alias' | 'url'
+  /** `all`: alias, URL or title. */
+  searchBy: 'title' | 'alias' | 'url' | 'all'
   status?: LinkStatus
   /** 0 selects links in no space. */
   spaceId?: number
@@ -380,7 +374,7 @@ export class SqlLinkStore implements LinkStore {
     now: number,
     countCap?: number,
   ): Promise<Page<LinkRow>> {
-    const { query: base, narrowed } = await this.filtered(userId, filter, now)
+    const { query: base, narrowed } = this.filtered(userId, filter, now)
     // Every link of the user: their number is kept, exact for the dashboard too.
     const total = narrowed ? undefined : await this.keptLinkCount(userId)
     // A search selects few links: its page and total come from one pass (see PageOptions).
@@ -410,7 +404,7 @@ export class SqlLinkStore implements LinkStore {
     sort: 'asc' | 'desc',
   ): Promise<LinkRow[]> {
     const key = this.sortKey(filter)
-    const { query } = await this.filtered(userId, filter, now)
+    const { query } = this.filtered(userId, filter, now)
     const rows = await query
       .selectAll()
       .orderBy(typeof key === 'string' ? sql.ref(key) : key, sort)
@@ -433,7 +427,7 @@ export class SqlLinkStore implements LinkStore {
     afterId: number,
     limit: number,
   ): Promise<LinkRow[]> {
-    const { query } = await this.filtered(userId, filter, now)
+    const { query } = this.filtered(userId, filter, now)
     const rows = await query
       .selectAll()
       .where('id', '>', afterId)
@@ -444,11 +438,11 @@ export class SqlLinkStore implements LinkStore {
   }
 
   /** The user's links the filter selects; `narrowed` when it leaves any out. */
-  private async filtered(userId: number, filter: LinkFilter, now: number) {
+  private filtered(userId: number, filter: LinkFilter, now: number) {
     const all = this.db.kysely.selectFrom('links').where('user_id', '=', userId)
     let base = all
     if (filter.search) {
-      base = base.where(await this.searchCondition(filter.searchBy, filter.search))
+      base = base.where(searchCondition(filter.searchBy, filter.search, this.db.dialect))
     }
     if (filter.spaceId !== undefined) {
       base =
@@ -471,50 +465,6 @@ export class SqlLinkStore implements LinkStore {
     if (filter.status) base = base.where(statusCondition(filter.status, now))
     // Each condition makes a new query: the same one is every link of the user.
     return { query: base, narrowed: base !== all }
-  }
-
-  /**
-   * The substring search, case-insensitive. A term of three characters or more first gathers
-   * candidates from an index, and the candidates are checked with the same comparison as without
-   * it, so an index changes the speed, never the answer; shorter terms (which match most links
-   * anyway) scan.
-   *
-   * SQLite: aliases come from the suffix table and URLs and titles from the trigram index
-   * (migration 0011), and the links the indexer has not reached yet (`links_search_pending`) are
-   * candidates too, so a link is found, or not, the moment its change commits.
-   *
-   * PostgreSQL: URLs and titles use the pg_trgm indexes through the comparison itself. Aliases
-   * first read their suffix table (migration 0013, kept by triggers in every write), at most
-   * ALIAS_CANDIDATES + 1 of its rows: up to that many, the links are looked up by id
-   * (`id = any(…)`, a list the planner sizes exactly); past it, the term is in so many aliases
-   * that pg_trgm's bitmap reads them at least as fast, and the comparison alone decides, as
-   * before. The planner still chooses between the id list and the trigram bitmap. At 1,000,000
-   * links (docs/performance.md): 111 candidates took 0.2 ms by id against 1.1 ms by trigrams
-   * (5 ms once the GIN index's pending list had grown), 1,111 and 4,000 about even, 11,111
-   * (`b12`) four to eight times as long by id. The ids are read by a statement of their own: a
-   * link created, or renamed to match, after it is found by the next list, not this one.
-   */
-  private async searchCondition(column: LinkFilter['searchBy'], term: string) {
-    const contains = containsInsensitive(column, term, this.db.dialect)
-    if ([...term].length < INDEXED_TERM_MIN) return contains
-    if (this.db.dialect === 'postgres') {
-      if (column !== 'alias') return contains
-      const { rows } = await sql<{
-        link_id: number
-      }>`${aliasCandidates(term)} limit ${ALIAS_CANDIDATES + 1}`.execute(this.db.kysely)
-      if (rows.length > ALIAS_CANDIDATES) return contains
-      const ids = rows.map((r) => r.link_id)
-      return sql<boolean>`(${inIdList('links.id', ids, 'postgres')} and ${contains})`
-    }
-    const pending = sql`select link_id from links_search_pending`
-    if (column === 'alias') {
-      // The suffix rows of an indexed link are those of its alias, and aliases are
-      // [A-Za-z0-9_-]: a hit contains the term exactly as the comparison says. Only a link
-      // waiting for the indexer (new, or renamed since its rows were written) is compared.
-      // Comparing every hit took 132 µs against 103 in a loop (docs/performance.md).
-      return sql<boolean>`(links.id in (${aliasCandidates(term)} union all ${pending}) and case when links.id in (${pending}) then ${contains} else 1 end)`
-    }
-    return sql<boolean>`(links.id in (${trigramCandidates(column, term)} union all ${pending}) and ${contains})`
   }
 
   async find(userId: number, id: number): Promise<LinkRow | undefined> {
@@ -766,21 +716,3 @@ const FOLD_CHANGES_AFTER = 64
 
 /** The most sets of columns whose update of a link is kept prepared (see updateOf). */
 const UPDATE_SHAPES = 64
-
-/** On PostgreSQL, the most alias candidates looked up by id (see searchCondition). */
-const ALIAS_CANDIDATES = 1000
-
-/**
- * Links with an alias suffix that starts with the term: every alias containing it. U+10FFFF is
- * above every character, so the range ends after the last suffix starting with the term.
- */
-function aliasCandidates(term: string) {
-  const from = term.toLowerCase()
-  return sql`select link_id from links_search_suffixes where suffix >= ${from} and suffix < ${`${from}\u{10FFFF}`}`
-}
-
-/** Links whose URL or title holds every trigram of the term (the FTS5 index). */
-function trigramCandidates(column: 'url' | 'title', term: string) {
-  const phrase = `${column} : "${term.replace(/"/g, '""')}"`
-  return sql`select rowid from links_search where links_search match ${phrase}`
-}

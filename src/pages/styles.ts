@@ -1,9 +1,17 @@
+/** The colours of the light theme, as custom properties. */
+export const LIGHT_COLOURS =
+  '--bg:#f3f4f7;--fg:#1c2230;--muted:#5a6376;--card:#fff;--line:#dce0e8;' +
+  '--accent:#2d58e6;--accent-fg:#fff;--error:#b42318'
+
+/** The colours of the dark theme (the system's choice, or the dashboard's theme button). */
+export const DARK_COLOURS =
+  '--bg:#111418;--fg:#e6e8ee;--muted:#9aa3b3;--card:#1a1e25;' +
+  '--line:#2d333d;--accent:#7c9bff;--accent-fg:#0b1020;--error:#ff8a80'
+
 /** The one small stylesheet every page inlines (with the page's nonce): a centred card, phone-first. */
 export const STYLESHEET = `
-:root{color-scheme:light dark;--bg:#f3f4f7;--fg:#1c2230;--muted:#5a6376;--card:#fff;--line:#dce0e8;
---accent:#2d58e6;--accent-fg:#fff;--error:#b42318}
-@media (prefers-color-scheme:dark){:root{--bg:#111418;--fg:#e6e8ee;--muted:#9aa3b3;--card:#1a1e25;
---line:#2d333d;--accent:#7c9bff;--accent-fg:#0b1020;--error:#ff8a80}}
+:root{color-scheme:light dark;${LIGHT_COLOURS}}
+@media (prefers-color-scheme:dark){:root{${DARK_COLOURS}}}
 *{box-sizing:border-box}
 [hidden]{display:none!important}
 body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:1rem;

@@ -3,7 +3,7 @@
  * by domain and alias, a domain by host name, and the atomic step of a click-limited link.
  */
 import type { Db } from '../db/connect.js'
-import { writeNowIfFree } from '../db/write-lock.js'
+import { writeNowIfIdle } from '../db/write-lock.js'
 import type { DomainRow, LinkRow } from '../db/types.js'
 import { linkFromStored } from '../links/stored-link.js'
 import type { MaybePromise } from '../shared/maybe-promise.js'
@@ -75,9 +75,9 @@ export class SqlRedirectStore implements RedirectStore {
   }
 
   takeLimitedClick(linkId: number): MaybePromise<LimitedClick> {
-    // Synchronous on SQLite while the connection is idle and the write lock free.
+    // Synchronous on SQLite while no transaction is open on the connection.
     const takeSync = this.takeSync
-    const taken = takeSync === null ? undefined : writeNowIfFree(this.db, () => takeSync(linkId))
+    const taken = takeSync === null ? undefined : writeNowIfIdle(this.db, () => takeSync(linkId))
     if (taken !== undefined) return taken
     return this.db.kysely
       .updateTable('links')

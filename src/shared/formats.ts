@@ -45,7 +45,9 @@ export const FORMATS = {
     return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d
   },
   'domain-name': (value: string) => parseDomainName(value) !== null,
-  email: (value: string) => EMAIL_SHAPE.test(value),
+  // Not `email`: the validator's own formats (ajv-formats) would replace a format of that name
+  // with a stricter one that refuses the service's own `admin@localhost`.
+  'sign-in-email': (value: string) => EMAIL_SHAPE.test(value),
   'time-zone': (value: string) => {
     try {
       new Intl.DateTimeFormat('en-US', { timeZone: value })
@@ -65,6 +67,6 @@ export const FORMAT_MESSAGES: Record<FormatName, (attribute: string) => string> 
   'time-hm': (a) => `The ${a} field must match the format H:i.`,
   'date-ymd': (a) => `The ${a} field must match the format Y-m-d.`,
   'domain-name': (a) => `The ${a} field must be a valid domain name.`,
-  email: (a) => `The ${a} field must be a valid email address.`,
+  'sign-in-email': (a) => `The ${a} field must be a valid email address.`,
   'time-zone': (a) => `The ${a} field must be a valid timezone.`,
 }

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely'
 import type { Db } from '../db/connect.js'
-import { presentLinks, type LinkPresenterDeps } from '../links/record.js'
+import type { LinkPresenter } from '../links/record.js'
 import type { LinkRecord } from '../links/schema.js'
 import type { LinkService } from '../links/service.js'
 import type { LinkFilter } from '../links/store.js'
@@ -88,7 +88,7 @@ export class AccountOverviewService {
   constructor(
     private readonly store: AccountTotalsStore,
     private readonly links: LinkService,
-    private readonly presenter: LinkPresenterDeps,
+    private readonly presenter: LinkPresenter,
     private readonly now: () => number,
     private readonly spaceList: (userId: number) => Promise<{ id: number; name: string }[]>,
   ) {}
@@ -101,7 +101,7 @@ export class AccountOverviewService {
   ): Promise<{ records: LinkRecord[]; total: number; capped: boolean }> {
     const found = await this.links.list(userId, filter, page, DASHBOARD_COUNT_CAP)
     return {
-      records: await presentLinks(this.presenter, userId, found.rows),
+      records: await this.presenter.present(userId, found.rows),
       total: found.total,
       capped: found.capped === true,
     }
@@ -125,12 +125,11 @@ export class AccountOverviewService {
       totals,
       period,
       days: eachDay(period).map((day) => ({ day, clicks: perDay.get(day) ?? 0 })),
-      topLinks: await presentLinks(
-        this.presenter,
+      topLinks: await this.presenter.present(
         userId,
         top.filter((row) => row.clicks > 0),
       ),
-      latestLinks: await presentLinks(this.presenter, userId, latest),
+      latestLinks: await this.presenter.present(userId, latest),
     }
   }
 }

@@ -5,7 +5,7 @@
 import { FormattedString, StringEnum, Type, type Static } from '../shared/schema.js'
 
 const name = Type.String({ minLength: 1, maxLength: 255 })
-const email = FormattedString('email', { maxLength: 320 })
+const email = FormattedString('sign-in-email', { maxLength: 320 })
 
 export const ProfileBody = Type.Object(
   { name, email, timezone: FormattedString('time-zone') },

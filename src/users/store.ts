@@ -170,7 +170,7 @@ export class SqlUserStore implements UserStore {
       .execute()
   }
 
-  /** Outside any request's transaction (on SQLite it waits for the write lock on timers). */
+  /** Outside any request's transaction (on SQLite it commits on its own). */
   async markKeyUsed(id: number, at: number): Promise<void> {
     await this.db.kysely
       .updateTable('api_keys')

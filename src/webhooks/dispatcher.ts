@@ -11,6 +11,7 @@ import type { Db } from '../db/connect.js'
 import type { WebhookDeliveryRow } from '../db/types.js'
 import { PUBLIC_ONLY, type AddressPolicy } from '../outbound/address-policy.js'
 import { outboundRequest } from '../outbound/request.js'
+import type { Metrics } from '../shared/metrics.js'
 import { isoMicro } from '../shared/time.js'
 import {
   KEEP_ATTEMPTS,
@@ -34,6 +35,8 @@ export interface DispatcherOptions {
   /** How many attempts of each webhook the log keeps (KEEP_ATTEMPTS). */
   keepAttempts?: number
   onError?: (error: unknown) => void
+  /** Where attempts are counted by outcome. */
+  metrics?: Metrics
 }
 
 interface Outcome {
@@ -70,6 +73,16 @@ export class WebhookDispatcher {
     )
     this.pruner.unref()
     this.nudge()
+  }
+
+  /** When the oldest pending delivery was queued (ms), or null when none is pending. */
+  async oldestPendingAt(): Promise<number | null> {
+    const row = await this.db.kysely
+      .selectFrom('webhook_outbox')
+      .select((eb) => eb.fn.min('created_at').as('at'))
+      .where('status', '=', 'pending')
+      .executeTakeFirst()
+    return row?.at == null ? null : Number(row.at)
   }
 
   /** Removes delivered and failed deliveries older than KEEP_DELIVERIES_MS; returns how many. */
@@ -201,6 +214,7 @@ export class WebhookDispatcher {
     const now = this.now()
     const attempts = row.attempts + 1
     const status = outcome.ok ? 'delivered' : attempts > this.delays.length ? 'failed' : 'pending'
+    this.options.metrics?.webhookDelivery(status === 'pending' ? 'retried' : status)
     await this.db.transaction(async () => {
       await this.db.kysely
         .updateTable('webhook_outbox')

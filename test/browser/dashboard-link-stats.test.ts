@@ -105,6 +105,23 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
         .filter((p) => ['US', 'CN'].includes(p.dataset.country))
         .map((p) => p.dataset.country + ' ' + getComputedStyle(p).fill)`)
       expect(new Set(fills as string[]).size).toBe(2)
+      // The legend's scale is drawn with the map's own fills: its "more clicks" end is the US's
+      // fill in either scheme, so it never says "darker" where the fill is lighter.
+      const scale = (await page.evaluate(`[...document.querySelectorAll('#map-legend rect')]
+        .map((r) => getComputedStyle(r).fill)`)) as string[]
+      const us = (await page.evaluate(
+        `getComputedStyle(document.querySelector('#map-countries path[data-country="US"]')).fill`,
+      )) as string
+      expect(scale.length).toBe(5)
+      expect(scale[4]).toBe(us)
+      expect(scale[0]).not.toBe(us)
+      expect(await page.locator('#map-legend').textContent()).toMatch(/^Fewer clicks.*more clicks/)
+      // Chart labels, as drawn on the screen (font size times the chart's scale): 11 px or more.
+      const smallest =
+        (await page.evaluate(`Math.min(...[...document.querySelectorAll('.chart .tick')]
+        .map((t) => parseFloat(getComputedStyle(t).fontSize) *
+          t.ownerSVGElement.getBoundingClientRect().width / 720))`)) as number
+      expect(smallest, name).toBeGreaterThanOrEqual(11)
       expect(await page.locator('text=IP Geolocation by').count()).toBe(2)
       expect(await page.evaluate('window.__xss === undefined')).toBe(true)
       await expectNoCsp(page, violations)

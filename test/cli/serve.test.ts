@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -39,6 +40,23 @@ describe('slink serve', () => {
     expect(second.output()).not.toMatch(/password/)
     second.kill()
     expect(await second.exited).toBe(0)
+  })
+
+  it('prints the one-time link only once the port accepts connections, with one or two workers', async () => {
+    for (const workers of ['1', '2']) {
+      const free = createServer().listen(0, '127.0.0.1')
+      await new Promise((resolve) => free.once('listening', resolve))
+      const port = (free.address() as { port: number }).port
+      await new Promise((resolve) => free.close(resolve))
+      rmSync(join(dir, 'serve.db'), { force: true })
+      const server = serve({ ...env, PORT: String(port) }, ['--workers', workers])
+      await server.waitFor(/\/password\/[A-Za-z0-9_-]{43}\n/)
+      // Asked the moment the link is printed: the service answers.
+      const res = await fetch(`http://127.0.0.1:${port}/health`)
+      expect(res.status).toBe(200)
+      server.kill()
+      expect(await server.exited).toBe(0)
+    }
   })
 
   it('uses INITIAL_API_KEY for the first user and prints no key', async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/connect.js'
-import { createServices, type Services } from '../../src/services.js'
+import { createServices, type Services } from '../../src/composition/services.js'
 import { slink, slinkProcess } from '../support/cli.js'
 
 let dir: string

@@ -110,7 +110,7 @@ describe('the three encodings', () => {
     const [a, b, c] = [form, json, multi].map((r) => r.json().data as Rec)
     expect(a).toMatchObject({
       alias: 'enc-form',
-      url: 'https://example.com/früh?x=1&y=2',
+      url: 'https://example.com/fr%C3%BCh?x=1&y=2',
       title: 'Frühling ☀ & more',
       disabled: 1,
       privacy: 2,

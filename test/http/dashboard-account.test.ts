@@ -74,14 +74,12 @@ describe('dashboard account', () => {
       timezone: 'Mars/Olympus',
     })
     expectStatus(res, 422)
+    expect(res.body).toContain('<p class="field-error" id="name-error">Fill in “Name”.</p>')
     expect(res.body).toContain(
-      '<p class="field-error" id="name-error">The name field is required.</p>',
+      '<p class="field-error" id="email-error">“Email” must be an email address, such as ada@example.org.</p>',
     )
     expect(res.body).toContain(
-      '<p class="field-error" id="email-error">The email field must be a valid email address.</p>',
-    )
-    expect(res.body).toContain(
-      '<p class="field-error" id="timezone-error">The timezone field must be a valid timezone.</p>',
+      '<p class="field-error" id="timezone-error">Choose “Time zone” from the list.</p>',
     )
     expect(res.body).toContain('value="not an email"')
     expect(res.body).toContain('<option value="Mars/Olympus" selected>Mars/Olympus</option>')
@@ -169,14 +167,14 @@ describe('dashboard account', () => {
     })
     expectStatus(empty, 422)
     expect(empty.body).toContain(
-      '<p class="field-error" id="key_name-error">The key name field is required.</p>',
+      `<p class="field-error" id="key_name-error">Fill in “New key's name”.</p>`,
     )
     const long = await alice.post('/dashboard/account/keys', {
       _csrf: await token(),
       key_name: 'k'.repeat(65),
     })
     expectStatus(long, 422)
-    expect(long.body).toContain('The key name field must not be greater than 64 characters.')
+    expect(long.body).toContain("“New key's name” is too long: at most 64 characters.")
     expect(long.body).toContain(`value="${'k'.repeat(65)}"`)
   })
 

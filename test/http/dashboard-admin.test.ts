@@ -115,13 +115,11 @@ describe('dashboard admin', () => {
     })
     expectStatus(res, 422)
     expect(res.body).toContain(
-      '<p class="field-error" id="email-error">The email field must be a valid email address.</p>',
+      '<p class="field-error" id="email-error">“Email” must be an email address, such as ada@example.org.</p>',
     )
+    expect(res.body).toContain('<p class="field-error" id="name-error">Fill in “Name”.</p>')
     expect(res.body).toContain(
-      '<p class="field-error" id="name-error">The name field is required.</p>',
-    )
-    expect(res.body).toContain(
-      '<p class="field-error" id="role-error">The selected role is invalid.</p>',
+      '<p class="field-error" id="role-error">Choose “Role” from the list.</p>',
     )
     expect(res.body).toContain('value="nope"')
     const taken = await admin.post('/dashboard/admin/users', {
@@ -132,7 +130,7 @@ describe('dashboard admin', () => {
     })
     expectStatus(taken, 422)
     expect(taken.body).toContain(
-      '<p class="field-error" id="email-error">The email has already been taken.</p>',
+      '<p class="field-error" id="email-error">“Email” is already taken: choose another.</p>',
     )
     expect(taken.body).toContain('value="Bob 2"')
   })
@@ -204,10 +202,22 @@ describe('dashboard admin', () => {
     expect(await t.services.sessions.resume(made.id)).toBeNull()
   })
 
-  it('makes a user an admin and back; never oneself', async () => {
+  it('makes a user an admin after a confirmation, and back; never oneself', async () => {
+    // "Make admin" first asks, changing nothing.
+    const ask = await admin.post(`/dashboard/admin/users/${t.userB}/role`, {
+      _csrf: await token(),
+      role: 'admin',
+    })
+    expectStatus(ask, 200)
+    expect(ask.body).toContain('<h1>Make this user an administrator?</h1>')
+    expect(ask.body).toContain('<input type="hidden" name="confirm" value="1"/>')
+    expect(ask.body).toContain('<a class="button secondary" href="/dashboard/admin">')
+    expect(await t.services.accounts.findUser(t.userB)).toMatchObject({ role: 'user' })
+    expectStatus(await bob.get('/dashboard/admin'), 403)
     const up = await admin.post(`/dashboard/admin/users/${t.userB}/role`, {
       _csrf: await token(),
       role: 'admin',
+      confirm: '1',
     })
     expectStatus(up, 303)
     expect(up.headers.location).toBe('/dashboard/admin?done=role')
@@ -346,8 +356,10 @@ describe('dashboard admin', () => {
         not_found_page: '',
       })
       expectStatus(bad, 422)
-      expect(bad.body).toContain('The name has already been taken.')
-      expect(bad.body).toContain('The index page field must be a valid URL.')
+      expect(bad.body).toContain('“Domain name” is already taken: choose another.')
+      expect(bad.body).toContain(
+        '“Index page” must be a web address, such as https://example.org/page.',
+      )
       expectStatus(await admin.get(`/dashboard/admin/domains/${id}/delete`), 200)
       const gone = await admin.post(`/dashboard/admin/domains/${id}/delete`, { _csrf: csrf })
       expectStatus(gone, 303)

@@ -434,8 +434,9 @@ describe('dashboard sign-in', () => {
     expectStatus(theirs, 200)
     expect(theirs.body).not.toContain('Alice title')
     expect(theirs.body).not.toContain('alice-link')
-    expect(theirs.body).toMatch(/id="total-links"><strong>0<\/strong> links/)
-    expect(theirs.body).toMatch(/id="total-clicks"><strong>0<\/strong> clicks/)
+    // No links of their own: the first-run Overview, with no figures of anyone's.
+    expect(theirs.body).toContain('<h2 id="next-heading">Next steps</h2>')
+    expect(theirs.body).not.toContain('id="total-links"')
   })
 
   it('serves the dashboard on the default domain only', async () => {

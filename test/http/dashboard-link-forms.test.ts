@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, KEY_B, type TestApp } from '../support/app.js'
+import { inPeoplesWords, linkNaming } from '../../src/dashboard/messages.js'
 import { csrfOf, FormClient } from '../support/dashboard.js'
 import {
   API,
@@ -207,7 +208,7 @@ describe('dashboard link forms', () => {
     expect(selected(page.body, 'privacy')).toBe('2')
     // Secrets are never shown.
     expect(inputValue(page.body, 'password')).toBe('')
-    expect(page.body).toContain('A password is set. Leave empty to keep it.')
+    expect(page.body).toContain('A password is set. Leave this empty to keep it.')
   })
 
   it('creates with only a URL: a random alias on the default domain, nothing else set', async () => {
@@ -308,9 +309,18 @@ describe('dashboard link forms', () => {
       'rotation.0.value': 'rotation-0-value',
       'pixel_ids.1': 'pixel_ids',
     }
-    for (const [field, messages] of Object.entries(api)) {
+    // The API's messages, in people's words: each names the label the user sees.
+    const said = inPeoplesWords(api, linkNaming)
+    for (const [field, messages] of Object.entries(said)) {
       expect(fieldError(res.body, ids[field] ?? field), field).toBe(escaped(messages.join(' ')))
     }
+    expect(fieldError(res.body, 'url')).toBe(
+      '“Destination URL” must be a web address, such as https://example.org/page.',
+    )
+    expect(fieldError(res.body, 'rotation-0-value')).toBe(
+      '“Destination 1” of the rotation must be a web address, such as https://example.org/page.',
+    )
+    expect(res.body).not.toMatch(/The [a-z_. 0-9]+ field/)
     expect(res.body).toContain('The link was not saved')
     // Nothing typed is lost: text, choices, rows and (on purpose) the passwords just typed.
     expect(inputValue(res.body, 'url')).toBe('javascript:alert(1)')
@@ -387,7 +397,7 @@ describe('dashboard link forms', () => {
     })
     expectStatus(fragment, 200)
     expect(fragment.headers['content-type']).toBe('text/html; charset=utf-8')
-    expect(fragment.body).toMatch(/^<section class="panel" id="targeting"/)
+    expect(fragment.body).toMatch(/^<div class="targeting" id="targeting"/)
     expect(fragment.body).not.toContain('<style')
     expect(selected(fragment.body, 'country[1][key]')).toBe('FR')
     expect(fragment.body).toMatch(/<select id="country-2-key" name="country\[2\]\[key\]" autofocus/)
@@ -411,7 +421,7 @@ describe('dashboard link forms', () => {
     expectStatus(refused, 422)
     const api = await apiMessages(t, 'POST', 'links', encode(fields))
     expect(api).toEqual({ rotation: ['The rotation field must not have more than 100 items.'] })
-    expect(fieldError(refused.body, 'rotation')).toBe(api.rotation![0])
+    expect(fieldError(refused.body, 'rotation')).toBe('“Rotation” takes at most 100 rows.')
     // The rows a list may have are shown again, not more.
     expect(inputValue(refused.body, 'rotation[99][value]')).toContain('/rotation/x')
     expect(inputValue(refused.body, 'rotation[100][value]')).toBeNull()
@@ -430,7 +440,7 @@ describe('dashboard link forms', () => {
       `country[${i}][key]`,
       'US',
     ])
-    const message = 'The country field must not have more than 100 items.'
+    const message = '“Countries” takes at most 100 rows.'
     const sends: [string, [string, string | number][]][] = [
       ['/dashboard/links/new', [['alias', 'too-many-rows']]],
       ['/dashboard/links/new', [['_action', 'add_country']]],
@@ -567,8 +577,9 @@ describe('dashboard link forms', () => {
     expectStatus(res, 422)
     const api = await apiMessages(t, 'PUT', `links/${link.id}`, encode(fields))
     expect(Object.keys(api).sort()).toEqual(['alias', 'privacy_password', 'url'])
-    for (const [field, messages] of Object.entries(api))
+    for (const [field, messages] of Object.entries(inPeoplesWords(api, linkNaming)))
       expect(fieldError(res.body, field)).toBe(escaped(messages.join(' ')))
+    expect(fieldError(res.body, 'url')).toBe('Fill in “Destination URL”.')
     expect(inputValue(res.body, 'alias')).toBe('bad alias!')
     expect((await show(t, `links/${link.id}`)).alias).toBe('edit-refused')
   })
@@ -757,10 +768,30 @@ describe('dashboard link forms', () => {
       expectStatus(await t.call('GET', `${API}/links/${bobsLink.id}`, { key: KEY_B }), 200)
     })
 
-    it('without an action or a selection it says so (422) and changes nothing', async () => {
-      const none = await bulk([['action', 'disable']])
-      expectStatus(none, 422)
-      expect(none.body).toContain('Select at least one link.')
+    it('with nothing selected it goes back to the same list, which says what to do first', async () => {
+      const back = '/dashboard/links?search=bulk&status=1&page=2'
+      const none = await bulk([
+        ['action', 'disable'],
+        ['_back', back],
+      ])
+      expectStatus(none, 303)
+      expect(none.headers.location).toBe(`${back}&done=none-0`)
+      const list = await alice.get(none.headers.location as string)
+      expectStatus(list, 200)
+      expect(list.body).toContain(
+        '<p class="notice" role="status" id="links-notice">No link was selected, so nothing changed. Tick the links first, then choose what to do with them.</p>',
+      )
+      // The filters are kept: the search box still holds the term.
+      expect(list.body).toContain('name="search" value="bulk"')
+    })
+
+    it('without an action, or with ids none of which is the user’s, it says so (422) and changes nothing', async () => {
+      const junk = await bulk([
+        ['action', 'disable'],
+        ['ids[]', 'x'],
+      ])
+      expectStatus(junk, 422)
+      expect(junk.body).toContain('Select at least one link.')
       const unknown = await bulk([
         ['action', 'explode'],
         ['ids[]', bobsLink.id],
@@ -804,7 +835,7 @@ describe('dashboard link forms', () => {
       ]),
     )
     expectStatus(res, 422)
-    expect(fieldError(res.body, 'space_id')).toBe('The selected space id is invalid.')
-    expect(fieldError(res.body, 'pixel_ids')).toBe('The selected pixel_ids.0 is invalid.')
+    expect(fieldError(res.body, 'space_id')).toBe('Choose “Space” from the list.')
+    expect(fieldError(res.body, 'pixel_ids')).toBe('Choose “Pixels” from the list.')
   })
 })

@@ -246,10 +246,12 @@ describe('QR codes in the dashboard', () => {
     expect(res.body).toContain(
       `<img class="qr-image" id="qr-image" src="${base}/qr.svg" width="256" height="256" alt="QR code of http://short.test/spring"/>`,
     )
-    expect(res.body).toContain(`<a id="download-svg" href="${base}/qr.svg" download>`)
+    expect(res.body).toContain(
+      `<a id="download-svg" href="${base}/qr.svg" download="qr-spring.svg">`,
+    )
     for (const size of [256, 512, 1024])
       expect(res.body).toContain(
-        `<a id="download-png-${size}" href="${base}/qr.png?size=${size}" download>`,
+        `<a id="download-png-${size}" href="${base}/qr.png?size=${size}" download="qr-spring-${size}.png">`,
       )
     expect(res.body).toContain('&lt;script>alert(&quot;title&quot;)&lt;/script> Spring')
   })
@@ -264,7 +266,10 @@ describe('QR codes in the dashboard', () => {
     const png = await alice.get(`/dashboard/links/${link}/qr.png?size=512`)
     expectStatus(png, 200)
     expect(png.headers['content-type']).toBe('image/png')
-    expect(png.headers['content-disposition']).toBe('attachment; filename="qr-spring.png"')
+    // Each size downloads under a name of its own.
+    expect(png.headers['content-disposition']).toBe('attachment; filename="qr-spring-512.png"')
+    const large = await alice.get(`/dashboard/links/${link}/qr.png?size=1024`)
+    expect(large.headers['content-disposition']).toBe('attachment; filename="qr-spring-1024.png"')
     expect(decodePng(png.rawPayload)).toEqual({
       text: 'http://short.test/spring',
       width: 512,

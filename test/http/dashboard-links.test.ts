@@ -33,7 +33,9 @@ describe('dashboard links list', () => {
 
   const aliases = (html: string) =>
     [
-      ...html.matchAll(/<tr id="link-\d+">.*?<a href="[^"]+">http:\/\/short\.test\/([^<]+)<\/a>/g),
+      ...html.matchAll(
+        /<tr id="link-\d+">.*?<a href="[^"]+" class="short-text">short\.test\/([^<]+)<\/a>/g,
+      ),
     ].map((m) => m[1])
 
   it('lists the newest ten of the user’s own links by default, with the page count', async () => {
@@ -75,7 +77,7 @@ describe('dashboard links list', () => {
     ])
     const disabled = await alice.get('/dashboard/links?status=3')
     expect(aliases(disabled.body)).toEqual(['link-05'])
-    expect(disabled.body).toContain('<td class="nowrap" data-label="Status">disabled</td>')
+    expect(disabled.body).toContain('<span class="badge status-disabled">Disabled</span>')
     const noSpace = await alice.get('/dashboard/links?space_id=0&per_page=25&sort=asc')
     expect(aliases(noSpace.body)).toEqual([
       'link-01',
@@ -93,6 +95,69 @@ describe('dashboard links list', () => {
     expect(second.body).toContain(
       'href="/dashboard/links?search=Title&amp;sort_by=alias&amp;sort=asc&amp;page=1"',
     )
+  })
+
+  it('one search box looks in alias, destination and title at once unless search_by says otherwise', async () => {
+    const byUrl = await createLink(t, { alias: 'zz-plain', url: 'https://needle.example/x' })
+    const res = await alice.get('/dashboard/links?search=needle')
+    expectStatus(res, 200)
+    expect(aliases(res.body)).toEqual(['zz-plain'])
+    // The same term in titles only finds nothing: the box is not titles-only.
+    expect(
+      aliases((await alice.get('/dashboard/links?search=needle&search_by=title')).body),
+    ).toEqual([])
+    expect(aliases((await alice.get('/dashboard/links?search=link-1')).body)).toEqual([
+      'link-12',
+      'link-11',
+      'link-10',
+    ])
+    expectStatus(await t.call('DELETE', `/api/v1/links/${byUrl.id}`), 200)
+  })
+
+  it('shows each link on one row: short link without scheme, host first, status and feature badges, a menu', async () => {
+    const u = encodeURIComponent
+    const rich = await createLink(
+      t,
+      [
+        `url=${u('https://www.example.org/a/long/path?x=1')}&domain_id=${t.defaultDomainId}`,
+        'alias=rich&password=secret&expiration_clicks=50',
+        `country[0][key]=FR&country[0][value]=${u('https://example.fr/')}`,
+        `rotation[0][value]=${u('https://b.example/')}`,
+      ].join('&'),
+    )
+    const res = await alice.get('/dashboard/links?search=rich&search_by=alias')
+    const row = new RegExp(`<tr id="link-${rich.id}">(.*?)</tr>`).exec(res.body)?.[1] ?? ''
+    expect(row).toContain('<a href="http://short.test/rich" class="short-text">short.test/rich</a>')
+    expect(row).toContain('data-copy="http://short.test/rich" aria-label="Copy short.test/rich"')
+    expect(row).toContain(
+      '<span class="host">example.org</span><span class="rest">/a/long/path?x=1</span>',
+    )
+    expect(row).toContain('<span class="badge status-active">Active</span>')
+    for (const word of ['Password', 'Expiry', 'Targeting', 'Rotation'])
+      expect(row).toContain(`>${word}</span>`)
+    expect(row).not.toContain('>Pixels')
+    // Statistics in sight; the other actions in a menu that works without JavaScript.
+    expect(row).toContain(`href="/dashboard/links/${rich.id}/stats"`)
+    expect(row).toMatch(
+      /<details class="row-menu"><summary aria-label="More actions for short\.test\/rich">More<\/summary>/,
+    )
+    expect(row).toContain(`action="/dashboard/links/${rich.id}/disable"`)
+    expectStatus(await t.call('DELETE', `/api/v1/links/${rich.id}`), 200)
+  })
+
+  it('sorts by its column headers, which keep the filters and turn the order round', async () => {
+    const res = await alice.get(`/dashboard/links?status=1&sort_by=clicks&sort=desc`)
+    expect(res.body).toContain(
+      '<th scope="col" class="num col-clicks" aria-sort="descending"><a class="sort" href="/dashboard/links?status=1&amp;sort_by=clicks&amp;sort=asc">Clicks<span aria-hidden="true"> ↓</span></a></th>',
+    )
+    expect(res.body).toContain(
+      '<th scope="col" class="col-short"><a class="sort" href="/dashboard/links?status=1&amp;sort_by=alias&amp;sort=asc">Short link</a></th>',
+    )
+    expect(res.body).toContain(
+      'href="/dashboard/links?status=1&amp;sort_by=id&amp;sort=desc">Created</a>',
+    )
+    // The closed filter menu says one filter is on.
+    expect(res.body).toContain('<summary>Filters (1)</summary>')
   })
 
   it('answers parameters the API refuses with its messages (422), not a silent default', async () => {

@@ -17,7 +17,7 @@ interface Case {
   /** A valid form, and the record field that shows its name. */
   good: Record<string, string>
   changed: Record<string, string>
-  /** A form where every field fails, with the API's message for each. */
+  /** A form where every field fails, with the API's message for each, in people's words. */
   bad: Record<string, string>
   messages: Record<string, string>
   /** A stored name holding markup, shown escaped in the list. */
@@ -35,9 +35,9 @@ const cases: Case[] = [
     changed: { name: 'Renamed pixel', type: 'adroll', value: 'ADV1-PIX2' },
     bad: { name: 'x'.repeat(33), type: 'myspace', value: 'not a value!' },
     messages: {
-      name: 'The name field must not be greater than 32 characters.',
-      type: 'The selected type is invalid.',
-      value: 'The value field must only contain letters, numbers, dashes, and underscores.',
+      name: '“Name” is too long: at most 32 characters.',
+      type: 'Choose “Type” from the list.',
+      value: '“Pixel ID” may only contain letters, digits, - and _.',
     },
     hostile: { name: SCRIPT.slice(0, 32), type: 'facebook', value: '123' },
     badQuery: ['type=myspace', 'The selected type is invalid.'],
@@ -49,8 +49,8 @@ const cases: Case[] = [
     changed: { name: 'Old campaigns', color: '6' },
     bad: { name: '', color: '9' },
     messages: {
-      name: 'The name field is required.',
-      color: 'The selected color is invalid.',
+      name: 'Fill in “Name”.',
+      color: 'Choose “Colour” from the list.',
     },
     hostile: { name: SCRIPT.slice(0, 32), color: '2' },
     badQuery: ['sort_by=clicks', 'The selected sort by is invalid.'],
@@ -66,9 +66,9 @@ const cases: Case[] = [
     },
     bad: { name: 'not a domain', index_page: 'javascript:alert(1)', not_found_page: 'ftp://x' },
     messages: {
-      name: 'The name field must be a valid domain name.',
-      index_page: 'The index page field must be a valid URL.',
-      not_found_page: 'The not found page field must be a valid URL.',
+      name: '“Domain name” must be a domain name, such as go.example.com.',
+      index_page: '“Index page” must be a web address, such as https://example.org/page.',
+      not_found_page: '“Not-found page” must be a web address, such as https://example.org/page.',
     },
     hostile: { name: 'xss.example.com', index_page: `https://example.com/?q=${SCRIPT}` },
     hostileShown: 'https://example.com/?q=%3Cscript%3Ealert(1)%3C/script%3E',
@@ -285,8 +285,8 @@ describe('dashboard pixels, spaces and domains', () => {
 
     it('refuses an address, a port, a single label or the service’s own domain, with the API’s messages', async () => {
       const token = csrfOf((await alice.get('/dashboard/domains/new')).body)
-      const bad = 'The name field must be a valid domain name.'
-      const own = "The name field must not be one of the service's own domains."
+      const bad = '“Domain name” must be a domain name, such as go.example.com.'
+      const own = "“Domain name” must not be one of the service's own domains."
       for (const [name, message] of [
         ['127.0.0.1', bad],
         ['[::1]', bad],

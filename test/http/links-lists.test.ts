@@ -103,6 +103,36 @@ describe('search', () => {
     expect(await all('&search=aM&search_by=alias')).toEqual(ids(3))
   })
 
+  it('search_by=all finds a link by its alias, its URL or its title, each link once', async () => {
+    // "ta" is in the aliases beta_2, delta and zeta; "one" in link 1's URL only; "spring" in a title.
+    expect(await all('&search=ta&search_by=all')).toEqual(ids(6, 4, 2))
+    expect(await all('&search=ONE.EX&search_by=all')).toEqual(ids(1))
+    expect(await all('&search=spring&search_by=all')).toEqual(ids(5))
+    // "e.example/" is in the URLs of one, three and five; "summer" in titles 1 and 2.
+    expect(await all('&search=e.example/&search_by=all')).toEqual(ids(5, 3, 1))
+    expect(await all('&search=summer&search_by=all')).toEqual(ids(2, 1))
+    // Short terms (no index) and the other filters combine with it.
+    expect(await all('&search=ep&search_by=all')).toEqual(ids(5))
+    expect(await all('&search=ta&search_by=all&status=3')).toEqual(ids(6, 2))
+    // A term in both the alias and the URL of one link lists it once.
+    const both = await createLink(t, { alias: 'twofold', url: 'https://twofold.example/' })
+    expect(await all('&search=twofold&search_by=all')).toEqual([both.id])
+    expectStatus(await t.call('DELETE', `${API}/links/${both.id}`), 200)
+    // Another user's links stay out of it.
+    expect(await all('&search=b-summer&search_by=all')).toEqual([])
+  })
+
+  it('the OpenAPI document lists all among search_by’s values', async () => {
+    const doc = (await t.call('GET', '/api/openapi.json', { key: null })).json() as {
+      paths: Record<
+        string,
+        { get?: { parameters?: { name: string; schema: { enum?: string[] } }[] } }
+      >
+    }
+    const param = doc.paths['/api/v1/links']?.get?.parameters?.find((p) => p.name === 'search_by')
+    expect(param?.schema.enum).toEqual(['title', 'alias', 'url', 'all'])
+  })
+
   it('searches URLs, with % and _ literal', async () => {
     expect(await all('&search=ONE.EXAMPLE&search_by=url')).toEqual(ids(1))
     expect(await all('&search=%25&search_by=url')).toEqual(ids(1))

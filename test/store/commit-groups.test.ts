@@ -156,17 +156,23 @@ describe('SQLite group commit', () => {
 
   it('leaves no trace of a finished transaction in what its work left running', async () => {
     const root = db.kysely
-    let later: unknown
     let during: unknown
+    let resume!: () => void
+    const committedNow = new Promise<void>((resolve) => (resume = resolve))
+    let later: Promise<unknown> | undefined
     await db.transaction(async () => {
       during = db.kysely
-      // A timer set inside the transaction fires after it has committed.
-      setTimeout(() => (later = db.kysely), 30)
+      // Work started inside the transaction, in its async context, that goes on after it has
+      // committed.
+      later = committedNow.then(() => db.kysely)
       await write('g1')
     })
     expect(during).not.toBe(root)
-    await new Promise((resolve) => setTimeout(resolve, 60))
-    expect(later).toBe(root)
+    // The unit of work lets its async context go in the turn after it ended (db/connect.ts,
+    // a setImmediate queued before the transaction resolved): the work resumes after that.
+    await new Promise((resolve) => setImmediate(resolve))
+    resume()
+    expect(await later).toBe(root)
     // The next transaction has its own connection again, and commits.
     await db.transaction(async () => {
       expect(db.kysely).not.toBe(root)

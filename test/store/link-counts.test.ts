@@ -162,7 +162,9 @@ it('are filled from the links already there when the migration runs', async () =
         '0016-short-alias-suffixes',
         '0017-search-changed-text',
         '0019-short-key-prefixes',
+        '0020-standard-search',
         '0023-normalised-urls',
+        '0024-webhook-outbox-pending-age',
       ],
     })
     expect(await counts(db)).toEqual({ kept: { 1: 7, 2: 3 }, real: { 1: 7, 2: 3 } })
@@ -379,7 +381,9 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL, filled', 
         '0016-short-alias-suffixes',
         '0017-search-changed-text',
         '0019-short-key-prefixes',
+        '0020-standard-search',
         '0023-normalised-urls',
+        '0024-webhook-outbox-pending-age',
       ],
     })
     expect(await counts(db)).toEqual({

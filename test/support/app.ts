@@ -7,11 +7,15 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
-import { buildApp } from '../../src/app.js'
+import { buildApp } from '../../src/composition/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { openDatabase } from '../../src/db/connect.js'
 import { migrate } from '../../src/db/migrate.js'
-import { createServices, type ServiceOptions, type Services } from '../../src/services.js'
+import {
+  createServices,
+  type ServiceOptions,
+  type Services,
+} from '../../src/composition/services.js'
 import { emptyPostgres } from './databases.js'
 
 export const KEY_A = 'test-key-user-a-0123456789'

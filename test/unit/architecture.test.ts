@@ -1,11 +1,12 @@
 /**
  * The layering of src/, read from the source's import lines with the TypeScript parser:
- * no cycle between top-level folders, the redirect engine free of pages, and the redirect
+ * no cycle between top-level folders, the domain folders free of Fastify (the HTTP edge is
+ * src/http/, src/edge/ and src/dashboard/), the redirect engine free of pages, and the redirect
  * folder free of the parts the composition root builds.
  *
- * A cycle counts the imports that load a module (`import type` and imports of types only are
- * erased when compiled). The root files (app.ts, server.ts, services.ts, config.ts) and
- * src/composition/ are one node, the composition root: they build the rest.
+ * A cycle counts every import, `import type` and imports of types only included. src/composition/
+ * is the composition root: it builds the services, the HTTP app and the server. A file at the
+ * top of src/ (config.ts) is a node of its own.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -14,7 +15,39 @@ import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url))
-const ROOT = 'composition root'
+const ROOT = 'composition'
+
+/** The folders of the domain: they know nothing of HTTP. */
+const DOMAIN_FOLDERS = [
+  'clicks',
+  'cluster',
+  'db',
+  'domains',
+  'events',
+  'imports',
+  'limits',
+  'links',
+  'outbound',
+  'pages',
+  'passwords',
+  'pixels',
+  'redirects',
+  'sessions',
+  'shared',
+  'spaces',
+  'stats',
+  'threads',
+  'transfer',
+  'users',
+  'visitors',
+  'webhooks',
+]
+
+/**
+ * The edges (HTTP, the command line, the Prometheus endpoint) and the composition root, which
+ * may know Fastify and prom-client.
+ */
+const EDGE_FOLDERS = ['cli', 'composition', 'dashboard', 'edge', 'http', 'metrics']
 
 interface Import {
   from: string
@@ -31,10 +64,42 @@ function sourceFiles(dir: string): string[] {
   })
 }
 
-/** `src/links/service.ts` → `links`; a root file or `composition/…` → the composition root. */
+/** `src/links/service.ts` → `links`; a file at the top, `src/config.ts` → `config`. */
 function folderOf(path: string): string {
   const parts = relative(SRC, path).split('/')
-  return parts.length === 1 || parts[0] === 'composition' ? ROOT : parts[0]!
+  return parts.length === 1 ? parts[0]!.replace(/\.tsx?$/, '') : parts[0]!
+}
+
+/** Whether a module name is Fastify or one of its plugins. */
+function isFastify(specifier: string): boolean {
+  return specifier === 'fastify' || specifier.startsWith('@fastify/')
+}
+
+/**
+ * The Fastify modules a source text names: imports and exports (types only too), dynamic
+ * imports, and `declare module` augmentations.
+ */
+function fastifyModulesOf(file: string, text: string): string[] {
+  const out: string[] = []
+  const visit = (node: ts.Node) => {
+    const specifier =
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
+        ? node.moduleSpecifier.text
+        : ts.isModuleDeclaration(node) && ts.isStringLiteral(node.name)
+          ? node.name.text
+          : ts.isCallExpression(node) &&
+              node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+              node.arguments[0] !== undefined &&
+              ts.isStringLiteral(node.arguments[0])
+            ? node.arguments[0].text
+            : undefined
+    if (specifier !== undefined && isFastify(specifier)) out.push(specifier)
+    ts.forEachChild(node, visit)
+  }
+  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false))
+  return out
 }
 
 function typesOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
@@ -126,13 +191,13 @@ function cyclesOf(edges: Map<string, Set<string>>): string[] {
   return components.map((c) => c.join(' ↔ '))
 }
 
-/** The folder graph of the imports that load modules, with one example file per edge. */
+/** The folder graph of every import (types only included). */
 function folderGraph(imports: Import[]) {
   const edges = new Map<string, Set<string>>()
-  for (const { from, to, loads } of imports) {
+  for (const { from, to } of imports) {
     const a = folderOf(from)
     const b = folderOf(to)
-    if (!loads || a === b) continue
+    if (a === b) continue
     if (!edges.has(a)) edges.set(a, new Set())
     edges.get(a)!.add(b)
   }
@@ -160,8 +225,51 @@ describe('the layering of src/', () => {
     expect(cyclesOf(graph)).toEqual(['a ↔ b ↔ c'])
   })
 
-  it('has no import cycle between top-level folders', () => {
+  it('has no import cycle between top-level folders, imports of types included', () => {
     expect(cyclesOf(folderGraph(imports))).toEqual([])
+  })
+
+  it('finds a Fastify import when there is one (the checker itself can fail)', () => {
+    const text = [
+      "import type { FastifyReply } from 'fastify'",
+      "import { Busboy } from '@fastify/busboy'",
+      "export type { FastifyRequest } from 'fastify'",
+      "declare module 'fastify' { interface FastifyRequest { x?: number } }",
+      "const later = () => import('@fastify/swagger')",
+      "import { join } from 'node:path'",
+      "import { fastifyLike } from './fastify.js'",
+    ].join('\n')
+    expect(fastifyModulesOf('sample.ts', text)).toEqual([
+      'fastify',
+      '@fastify/busboy',
+      'fastify',
+      'fastify',
+      '@fastify/swagger',
+    ])
+  })
+
+  it('names every folder of src/ as part of the domain or of an edge', () => {
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+    expect(folders.sort()).toEqual([...DOMAIN_FOLDERS, ...EDGE_FOLDERS].sort())
+  })
+
+  it('keeps Fastify out of the domain folders: only the edges and the root know it', () => {
+    const offending = sourceFiles(SRC)
+      .filter((file) => DOMAIN_FOLDERS.includes(relative(SRC, file).split('/')[0]!))
+      .filter((file) => fastifyModulesOf(file, readFileSync(file, 'utf8')).length > 0)
+      .map((file) => relative(SRC, file))
+    expect(offending).toEqual([])
+  })
+
+  it('keeps the domain folders from importing the edges or the root (Fastify comes no way in)', () => {
+    const offending = imports
+      .filter(
+        (i) => DOMAIN_FOLDERS.includes(folderOf(i.from)) && EDGE_FOLDERS.includes(folderOf(i.to)),
+      )
+      .map((i) => `${relative(SRC, i.from)} → ${relative(SRC, i.to)}`)
+    expect(offending).toEqual([])
   })
 
   it('keeps the redirect engine free of pages: it decides, the HTTP edge renders', () => {
@@ -188,5 +296,13 @@ describe('the layering of src/', () => {
       )
       .map((i) => `${relative(SRC, i.from)} → ${relative(SRC, i.to)}`)
     expect(builds).toEqual([])
+  })
+
+  it('keeps prom-client in src/metrics/ and the composition root: the rest counts through Metrics', () => {
+    const users = sourceFiles(SRC)
+      .filter((file) => /from 'prom-client'/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(SRC, file))
+    expect(users.length).toBeGreaterThan(0)
+    expect(users.filter((path) => !/^(metrics|composition)\//.test(path))).toEqual([])
   })
 })
