@@ -14,7 +14,8 @@ import {
   REDIS_SERVER,
   type OwnServer,
 } from '../support/own-servers.js'
-import { API_KEY, BROWSER_UA, eventually, HOST, storedClicks } from '../support/server.js'
+import { emptyPostgres, postgresCheck } from '../support/databases.js'
+import { API_KEY, BROWSER_UA, eventually, HOST } from '../support/server.js'
 
 /** Every event the stream holds, in order (JSON parsed). */
 async function natsEvents(url: string): Promise<Record<string, unknown>[]> {
@@ -64,18 +65,22 @@ describe('CLICK_STREAM_URL', () => {
   })
 })
 
+const postgres = await postgresCheck()
 const kinds = [
-  { kind: 'nats' as const, binary: NATS_SERVER, read: natsEvents },
-  { kind: 'redis' as const, binary: REDIS_SERVER, read: redisEvents },
+  { kind: 'nats' as const, engine: 'sqlite', binary: NATS_SERVER, read: natsEvents },
+  { kind: 'redis' as const, engine: 'sqlite', binary: REDIS_SERVER, read: redisEvents },
+  { kind: 'nats' as const, engine: 'postgres', binary: NATS_SERVER, read: natsEvents },
 ]
 
-describe.each(kinds)('CLICK_STREAM_URL=$kind://…', ({ kind, binary, read }) => {
-  const check = binaryCheck(binary)
+describe.each(kinds)('CLICK_STREAM_URL=$kind://… on $engine', ({ kind, engine, binary, read }) => {
+  const check = engine === 'postgres' && !postgres.ok ? postgres : binaryCheck(binary)
+  const drops: (() => Promise<void>)[] = []
   const dirs: string[] = []
   const servers: OwnServer[] = []
   afterAll(async () => {
     for (const s of servers) await s.remove()
     for (const d of dirs) rmSync(d, { recursive: true, force: true })
+    for (const drop of drops) await drop()
   })
 
   it.skipIf(!check.ok)(
@@ -86,8 +91,10 @@ describe.each(kinds)('CLICK_STREAM_URL=$kind://…', ({ kind, binary, read }) =>
       const dir = mkdtempSync(join(tmpdir(), 'slink-stream-'))
       dirs.push(dir)
       const dbPath = join(dir, 's.db')
+      const pg = engine === 'postgres' ? await emptyPostgres('stream') : null
+      if (pg) drops.push(pg.drop)
       const server = serve({
-        DATABASE_URL: `sqlite:${dbPath}`,
+        DATABASE_URL: pg ? pg.url : `sqlite:${dbPath}`,
         PORT: '0',
         PUBLIC_URL: `http://${HOST}`,
         INITIAL_API_KEY: API_KEY,
@@ -136,11 +143,15 @@ describe.each(kinds)('CLICK_STREAM_URL=$kind://…', ({ kind, binary, read }) =>
         30_000,
       )
       const ids = new Set(events.map((e) => e.id))
+      // Every event is out, so every click is stored (each batch's events commit with it).
+      const shown = await fetch(`http://127.0.0.1:${port}/api/v1/links/${data.id}`, {
+        headers: { authorization: `Bearer ${API_KEY}` },
+      })
+      const stored = ((await shown.json()) as { data: { clicks: number } }).data
       server.kill('SIGTERM')
       expect(await server.exited).toBe(0)
-      const stored = await storedClicks(dbPath, data.id)
       console.log(
-        `click stream (${kind}): ${answered} redirects, ${stored.clicks} clicks stored, ` +
+        `click stream (${kind}, ${engine}): ${answered} redirects, ${stored.clicks} clicks stored, ` +
           `${ids.size} distinct events (${events.length} messages), stream stopped after ${stoppedAt}`,
       )
       expect(stored.clicks).toBe(answered)
