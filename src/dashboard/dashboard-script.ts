@@ -21,8 +21,12 @@ export const DASHBOARD_SCRIPT = `'use strict';
     else document.documentElement.setAttribute('data-theme', theme);
   }
   applyTheme(storedTheme());
+  function nameTheme(button, theme) {
+    button.setAttribute('aria-label', 'Theme: ' + theme);
+    button.title = 'Theme: ' + theme;
+  }
   function showTheme(button) {
-    button.textContent = 'Theme: ' + storedTheme();
+    nameTheme(button, storedTheme());
     button.hidden = false;
   }
   function typing(target) {
@@ -56,7 +60,7 @@ export const DASHBOARD_SCRIPT = `'use strict';
       else localStorage.setItem('slink-theme', next);
     } catch (e) { /* not remembered: this page still changes */ }
     applyTheme(next);
-    button.textContent = 'Theme: ' + next;
+    nameTheme(button, next);
   });
   document.addEventListener('keydown', function (event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;

@@ -4,6 +4,7 @@
  */
 export const FIRST_RUN_STYLES = `
 .shorten h2{margin:0 0 .25rem}
+.shorten.compact{padding:0;border:0;background:transparent;box-shadow:none;margin-bottom:.75rem}
 .shorten-form label{margin:.25rem 0 .35rem}
 .shorten-row{display:flex;gap:.5rem}
 .shorten-row input{flex:1 1 auto;min-width:0}

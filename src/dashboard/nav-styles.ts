@@ -3,6 +3,8 @@
  * list below it on a phone (shell.tsx renders both; one of them is shown at a time).
  */
 export const NAV_STYLES = `
+.topbar .brand,.who button{white-space:nowrap}
+#viewer-name{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:12rem}
 .nav-fold{display:none;position:relative}
 .nav-fold>summary{cursor:pointer;list-style:none;padding:.35rem .7rem;border:1px solid var(--line);border-radius:8px;font-weight:600}
 .nav-fold>summary::-webkit-details-marker{display:none}
@@ -12,7 +14,7 @@ export const NAV_STYLES = `
 @media (max-width:40rem){.nav-wide{display:none}.nav-fold{display:block}
 .topbar .inner{flex-wrap:nowrap;gap:.5rem}
 .who{margin-left:auto;flex-wrap:nowrap;min-width:0}
-#viewer-name{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:8rem}}
+#viewer-name{max-width:8rem}}
 .event-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:0 1rem}
 .attempts{margin:0;padding-left:1.1rem}
 .hook-reason{color:var(--fg)}

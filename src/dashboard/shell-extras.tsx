@@ -8,8 +8,15 @@
 /** Cycles the theme: the system's, light, dark. The script writes its text and shows it. */
 export function ThemeToggle() {
   return (
-    <button type="button" id="theme-toggle" class="secondary-button theme-toggle" hidden>
-      Theme: system
+    <button
+      type="button"
+      id="theme-toggle"
+      class="secondary-button theme-toggle"
+      aria-label="Theme: system"
+      title="Theme: system"
+      hidden
+    >
+      <span aria-hidden="true">◐</span>
     </button>
   )
 }

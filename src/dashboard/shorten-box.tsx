@@ -89,10 +89,19 @@ function Created(props: { link: LinkRecord }) {
 export function ShortenBox(props: ShortenState & { csrf: string; from: ShortenFrom }) {
   const errors = props.errors ?? []
   const failed = errors.length > 0
+  // On the Links page the box takes one line: its toolbar's "New link" gives every option.
+  const compact = props.from === 'links'
   return (
-    <section class="panel shorten" id="shorten" aria-labelledby="shorten-heading">
+    <section
+      class={compact ? 'panel shorten compact' : 'panel shorten'}
+      id="shorten"
+      aria-labelledby="shorten-heading"
+    >
       {/* The Shorten page's own heading says it already. */}
-      <h2 id="shorten-heading" class={props.from === 'shorten' ? 'visually-hidden' : undefined}>
+      <h2
+        id="shorten-heading"
+        class={props.from === 'shorten' || compact ? 'visually-hidden' : undefined}
+      >
         Shorten a link
       </h2>
       <form
@@ -106,7 +115,9 @@ export function ShortenBox(props: ShortenState & { csrf: string; from: ShortenFr
       >
         <CsrfField token={props.csrf} />
         <input type="hidden" name="from" value={props.from} />
-        <label for="shorten-url">Long URL</label>
+        <label for="shorten-url" class={compact ? 'visually-hidden' : undefined}>
+          Long URL
+        </label>
         <div class="shorten-row">
           <input
             type="text"
@@ -114,7 +125,9 @@ export function ShortenBox(props: ShortenState & { csrf: string; from: ShortenFr
             id="shorten-url"
             name="url"
             value={props.value ?? ''}
-            placeholder="example.org/a/long/page"
+            placeholder={
+              compact ? 'Shorten a long URL: example.org/a/long/page' : 'example.org/a/long/page'
+            }
             autocomplete="off"
             autofocus={props.autofocus || failed || undefined}
             aria-invalid={failed ? 'true' : undefined}
@@ -129,13 +142,12 @@ export function ShortenBox(props: ShortenState & { csrf: string; from: ShortenFr
             {errors.join(' ')}
           </p>
         ) : null}
-        <p class="muted small hint">
-          Paste a URL and press Enter. For an alias, a password or an expiry date:{' '}
-          <a href="/dashboard/links/new" id={props.from === 'links' ? 'new-link' : undefined}>
-            New link with all options
-          </a>
-          .
-        </p>
+        {compact ? null : (
+          <p class="muted small hint">
+            Paste a URL and press Enter. For an alias, a password or an expiry date:{' '}
+            <a href="/dashboard/links/new">New link with all options</a>.
+          </p>
+        )}
       </form>
       {props.created ? <Created link={props.created} /> : null}
     </section>

@@ -104,7 +104,7 @@ describe('dashboard quick shorten', () => {
     expect(made.headers['content-type']).toBe('text/html; charset=utf-8')
     const [link] = await apiLinks()
     expect(link!.url).toBe('https://example.org/htmx')
-    expect(made.body.startsWith('<section class="panel shorten" id="shorten"')).toBe(true)
+    expect(made.body.startsWith('<section class="panel shorten compact" id="shorten"')).toBe(true)
     expect(made.body).not.toContain('<html')
     expect(made.body).toContain(`<a href="${link!.short_url}" id="shortened-url">`)
     expect(made.body).toContain('name="url" value placeholder')
