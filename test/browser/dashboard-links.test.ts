@@ -95,7 +95,8 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
     // A second row, added in place by htmx: the rest of the form is untouched.
     await page.click('button[value="add_country"]')
     await page.locator('#country-1-key').waitFor()
-    expect(await page.evaluate('document.activeElement.id')).toBe('country-1-key')
+    // htmx moves the focus when the swap settles, a moment after the row is in the page.
+    await page.waitForFunction(() => document.activeElement?.id === 'country-1-key')
     expect(await page.inputValue('#url')).toBe('https://example.com/from-the-form')
     expect(await page.inputValue('#password')).toBe('visitor secret')
     await page.selectOption('#country-1-key', { label: 'France (FR)' })
