@@ -41,6 +41,8 @@ export interface Config {
   metricsPort: number | null
   /** The bearer token /metrics asks for, or null: none. */
   metricsToken: string | null
+  /** CLICK_STREAM_URL: `nats://…` (JetStream) or `redis://…` (a Redis Stream); null: none. */
+  clickStreamUrl: string | null
 }
 
 type Env = Record<string, string | undefined>
@@ -118,6 +120,11 @@ export const CONFIG_VARIABLES = [
     'METRICS_TOKEN',
     '(none)',
     'Bearer token /metrics asks for (16 to 256 printable characters, no spaces); needs METRICS_PORT.',
+  ],
+  [
+    'CLICK_STREAM_URL',
+    '(none)',
+    'nats://… (JetStream stream SLINK_CLICKS, subject slink.clicks) or redis://… (Redis Stream slink:clicks): every stored click is also published there as a JSON event, at least once.',
   ],
 ] as const
 
@@ -252,6 +259,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('INITIAL_API_KEY must be 32 to 128 printable characters without spaces')
   }
   const database = parseDatabaseUrl(env.DATABASE_URL?.trim() || 'sqlite:./data/slink.db')
+  const clickStreamUrl = env.CLICK_STREAM_URL?.trim() || null
+  if (clickStreamUrl !== null && !/^(nats|rediss?):\/\/[^/?#\s]/.test(clickStreamUrl)) {
+    throw new ConfigError(
+      `CLICK_STREAM_URL must start with nats://, redis:// or rediss:// and name a host, got "${clickStreamUrl}"`,
+    )
+  }
   const redisUrl = env.REDIS_URL?.trim() || null
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redisUrl}"`)
@@ -291,6 +304,7 @@ export function loadConfig(env: Env = process.env): Config {
       'info',
     ),
     importAllowedHosts: allowList(env, 'IMPORT_ALLOWED_HOSTS'),
+    clickStreamUrl,
     clickLogDays: env.CLICK_LOG_DAYS?.trim() ? integer(env, 'CLICK_LOG_DAYS', 0, 1, 36_500) : null,
     tlsAskFrom: tlsAskFrom(env),
     ...metrics(env, port),

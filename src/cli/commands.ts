@@ -145,10 +145,18 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
         const { reportListening } = await import('../composition/cluster-workers.js')
         const starting = startService(config, out, { worker: true })
         stopOnSignals(starting, lines(io.stderr))
+        // The primary replaces workers on SIGHUP; one reaching a worker (a hangup of the
+        // process group) leaves it running.
+        process.on('SIGHUP', () => {})
         reportListening((await starting).port)
       } else if (workers === 1) {
         const starting = startService(config, out)
         stopOnSignals(starting, lines(io.stderr))
+        process.on('SIGHUP', () =>
+          lines(io.stderr)(
+            'SIGHUP received: replacing the code without downtime needs --workers 2 or more; still running',
+          ),
+        )
         await starting
       } else {
         const { serveWithWorkers } = await import('../composition/cluster-workers.js')

@@ -70,10 +70,16 @@ export class WorkerChannel implements ClickChannel {
 
   /**
    * `script`: the worker thread's entry, its own file (threads/click-writer.ts), started by the
-   * composition root.
+   * composition root. `clickStreamUrl`: the thread also publishes the click stream there
+   * (clicks/stream-publisher.ts).
    */
-  constructor(script: URL, database: DatabaseConfig, onError: (error: unknown) => void) {
-    this.worker = new Worker(script, { workerData: { database } })
+  constructor(
+    script: URL,
+    database: DatabaseConfig,
+    onError: (error: unknown) => void,
+    clickStreamUrl: string | null = null,
+  ) {
+    this.worker = new Worker(script, { workerData: { database, clickStreamUrl } })
     this.worker.on('message', (message: FromWorker) => {
       if (message.type === 'finished') {
         this.finished = message.count

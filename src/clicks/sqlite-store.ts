@@ -51,6 +51,8 @@ export class SqliteClickStore implements ClickStore {
         'VALUES (@webhook_id, @message_id, @type, @payload, @status, @attempts, @next_attempt_at, @lease_until, @last_attempt_at, @last_status_code, @last_duration_ms, @last_error, @created_at)',
     )
 
+    const insertStream = db.prepare('INSERT INTO click_stream (link_id, event) VALUES (?, ?)')
+
     this.run = db.transaction((batch: ClickBatch) => {
       const alive = new Map<number, boolean>()
       const isAlive = (id: number) => {
@@ -76,6 +78,8 @@ export class SqliteClickStore implements ClickStore {
         if (isAlive(linkId)) addClicks.run(n, linkId)
       for (const [linkId, position] of batch.rotations) setRotation.run(position, linkId)
       for (const delivery of batch.deliveries) insertDelivery.run(delivery)
+      for (const e of batch.stream ?? [])
+        if (isAlive(e.link_id)) insertStream.run(e.link_id, e.event)
     }).immediate
   }
 

@@ -5,7 +5,7 @@
  * together. Clicks of links deleted meanwhile are skipped: their statistics went with them.
  */
 import type { Db } from '../db/connect.js'
-import type { NewWebhookDeliveryRow } from '../db/types.js'
+import type { NewClickStreamRow, NewWebhookDeliveryRow } from '../db/types.js'
 import { visitorIncrements, type Aggregate } from './aggregate.js'
 import type { ClickRow } from './event.js'
 import { SqliteClickStore } from './sqlite-store.js'
@@ -17,6 +17,8 @@ export interface ClickBatch {
   rotations: Map<number, number>
   /** The batch's `click.recorded` deliveries (webhooks/outbox.ts plans them); often none. */
   deliveries: readonly NewWebhookDeliveryRow[]
+  /** The batch's click-stream events (clicks/stream-events.ts), when CLICK_STREAM_URL is set. */
+  stream?: readonly NewClickStreamRow[]
 }
 
 export interface ClickStore {
@@ -97,6 +99,9 @@ export class SqlClickStore implements ClickStore {
       }
       for (const part of chunks(batch.deliveries)) {
         await trx.insertInto('webhook_outbox').values(part).execute()
+      }
+      for (const part of chunks((batch.stream ?? []).filter((e) => alive.has(e.link_id)))) {
+        await trx.insertInto('click_stream').values(part).execute()
       }
     })
   }

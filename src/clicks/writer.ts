@@ -6,7 +6,7 @@
  */
 import { aggregate } from './aggregate.js'
 import type { ClickDescriber } from './describe.js'
-import type { NewWebhookDeliveryRow } from '../db/types.js'
+import type { NewClickStreamRow, NewWebhookDeliveryRow } from '../db/types.js'
 import { dayOf, type ClickEvent, type ClickRow } from './event.js'
 import type { ClickStore } from './store.js'
 import type { VisitorHasher } from './visitor-hash.js'
@@ -37,6 +37,10 @@ export class ClickWriter {
     private readonly deliveriesOf: (
       rows: readonly ClickRow[],
     ) => Promise<NewWebhookDeliveryRow[]> = async () => [],
+    /** The batch's click-stream events (CLICK_STREAM_URL), written in its transaction too. */
+    private readonly streamOf: (
+      rows: readonly ClickRow[],
+    ) => Promise<NewClickStreamRow[]> = async () => [],
   ) {}
 
   /** Clicks received and not yet written. */
@@ -61,6 +65,7 @@ export class ClickWriter {
       aggregate: aggregate(this.rows, this.counted),
       rotations: this.rotations,
       deliveries: await this.deliveriesOf(this.rows),
+      stream: await this.streamOf(this.rows),
     })
     this.rows = []
     this.counted = []

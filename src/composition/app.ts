@@ -26,6 +26,7 @@ import { QR_IMAGES_PER_MINUTE } from '../links/qr.js'
 import { clientAddress, requestHostname } from '../edge/client.js'
 import { fastPath, type Listener } from '../edge/fast-path.js'
 import { proxyTrust, type ProxyTrust } from '../http/proxy-trust.js'
+import { isDraining } from '../http/draining.js'
 import { withSecurityHeaders } from '../http/security-headers.js'
 import { redirectRoutes } from '../edge/short-url-routes.js'
 import type { Redirects } from './redirects.js'
@@ -88,22 +89,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // goes straight to the framework. Every answer, whichever path writes it, carries the
     // headers of http/security-headers.ts.
     serverFactory: (handler: Listener) => {
-      const server: Server = createServer(
-        withSecurityHeaders(
-          config,
-          redirects
-            ? fastPath(
-                redirects.engine,
-                redirects.recorder,
-                clientAddress(config.trustProxy),
-                handler,
-                requestHostname(config.trustProxy),
-                (error: unknown) => app.log.error({ err: error }, 'redirect failed'),
-                options.metrics,
-              )
-            : handler,
-        ),
+      // While the service drains or stops (http/draining.ts; app.close()), requests still
+      // arriving on open keep-alive connections are answered with `Connection: close`, so each
+      // such connection ends after its answer.
+      const answer = withSecurityHeaders(
+        config,
+        redirects
+          ? fastPath(
+              redirects.engine,
+              redirects.recorder,
+              clientAddress(config.trustProxy),
+              handler,
+              requestHostname(config.trustProxy),
+              (error: unknown) => app.log.error({ err: error }, 'redirect failed'),
+              options.metrics,
+            )
+          : handler,
       )
+      const server: Server = createServer((request, response) => {
+        if (!server.listening || isDraining(server)) response.setHeader('connection', 'close')
+        answer(request, response)
+      })
       server.keepAliveTimeout = 72_000
       return server
     },
@@ -118,7 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       onMaxParamLength: (path, _request, response) => sendRawError(response, path, 414),
     },
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
-    return503OnClosing: true,
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     schemaController: { compilersFactory: { buildValidator: strictlyCoercing(AjvCompiler()) } },
     ajv: {

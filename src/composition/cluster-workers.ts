@@ -2,7 +2,8 @@
  * `slink serve --workers N`: the primary prepares the database once, starts N worker processes
  * that share the listening port (the kernel spreads connections), relays change notifications
  * between them, replaces a worker that dies, and on SIGTERM or SIGINT stops them all gracefully
- * (each answers what is in flight and writes its pending clicks) before exiting.
+ * (each answers what is in flight and writes its pending clicks) before exiting. On SIGHUP it
+ * replaces the workers one at a time with the code on disk (`rollOver`).
  */
 import cluster, { type Worker } from 'node:cluster'
 import type { Config } from '../config.js'
@@ -47,6 +48,8 @@ export async function serveWithWorkers(
     Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w),
   )
 
+  // Workers being replaced on SIGHUP: their exit is expected, not a crash to make up for.
+  const retiring = new Set<number>()
   const fork = () => {
     const worker = cluster.fork({ SLINK_CLUSTER_WORKER: '1' })
     worker.on('message', (message: unknown) => {
@@ -54,6 +57,7 @@ export async function serveWithWorkers(
       countForWorker(worker, message)
       if (!isListening(message)) return
       ready.add(worker.id)
+      worker.emit('slink:listening')
       if (!announced && ready.size === count) {
         announced = true
         // Every worker accepts connections: the first user's link works from now on.
@@ -63,6 +67,7 @@ export async function serveWithWorkers(
         )
       }
     })
+    return worker
   }
   // The primary keeps the raw click log to CLICK_LOG_DAYS for the machine's workers.
   const days = config.clickLogDays
@@ -77,6 +82,7 @@ export async function serveWithWorkers(
         })
   cluster.on('exit', (worker, code, signal) => {
     ready.delete(worker.id)
+    if (retiring.delete(worker.id)) return
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0)
         void Promise.resolve(retention?.stop()).then(() => process.exit(0))
@@ -96,4 +102,38 @@ export async function serveWithWorkers(
   }
   process.on('SIGTERM', stop)
   process.on('SIGINT', stop)
+
+  /**
+   * One worker at a time: a new one is started (with the code on disk now) and, once it
+   * listens, an old one is stopped gracefully (SIGTERM: it stops accepting, answers what is in
+   * flight, writes its clicks), and the next waits for it to exit. So as many workers as asked
+   * keep listening throughout, one more for a moment.
+   */
+  let rolling: Promise<void> | null = null
+  const rollOver = async () => {
+    const old = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w)
+    say(`SIGHUP received: replacing ${old.length} workers one at a time`)
+    for (const previous of old) {
+      if (stopping) return
+      const next = fork()
+      const started = await new Promise<boolean>((resolve) => {
+        next.once('slink:listening', () => resolve(true))
+        next.once('exit', () => resolve(false))
+      })
+      if (!started) {
+        console.error('a new worker stopped before listening; keeping the running ones')
+        return
+      }
+      if (previous.isDead()) continue
+      retiring.add(previous.id)
+      const exited = new Promise((resolve) => previous.once('exit', resolve))
+      previous.process.kill('SIGTERM')
+      await exited
+    }
+    say(`replaced ${old.length} workers: all run the code on disk`)
+  }
+  process.on('SIGHUP', () => {
+    if (stopping) return
+    rolling = (rolling ?? Promise.resolve()).then(rollOver)
+  })
 }

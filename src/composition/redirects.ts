@@ -77,6 +77,7 @@ export async function createRedirects(
       new URL('../threads/click-writer.js', import.meta.url),
       config.database,
       onError,
+      config.clickStreamUrl,
     )
   }
   const recorder = new ClickRecorder(

@@ -9,6 +9,7 @@ import { buildApp, signInLimits } from './app.js'
 import type { Config } from '../config.js'
 import { openDatabase } from '../db/connect.js'
 import { migrate } from '../db/migrate.js'
+import { drain } from '../http/draining.js'
 import { HEARTBEAT_MS } from '../imports/run.js'
 import { connectRedis } from '../cluster/redis.js'
 import { PrimaryCounters } from '../cluster/primary-counters.js'
@@ -24,6 +25,9 @@ import { RedisSessionStore } from '../sessions/redis-store.js'
 import { passwordLink } from '../users/accounts.js'
 import { rememberPublicUrl } from '../db/settings.js'
 import { WebhookDispatcher } from '../webhooks/dispatcher.js'
+
+/** How long a stopping cluster worker lets keep-alive connections end by themselves, at most. */
+const WORKER_DRAIN_MS = 2000
 
 export interface RunningService {
   app: FastifyInstance
@@ -192,6 +196,9 @@ export async function startService(
   let stopping: Promise<void> | null = null
   const stop = () =>
     (stopping ??= (async () => {
+      // A cluster worker (stopped on SIGTERM, or replaced on SIGHUP) first lets each keep-alive
+      // connection end after its next answer, while its siblings take the new connections.
+      if (options.worker) await drain(app.server, WORKER_DRAIN_MS)
       // Keep-alive connections that finish their last response while closing are dropped promptly.
       const sweep = setInterval(() => app.server.closeIdleConnections(), 100)
       try {

@@ -25,6 +25,7 @@ import { shortKeyPrefixes } from './migrations/0019-short-key-prefixes.js'
 import { standardSearch } from './migrations/0020-standard-search.js'
 import { normalisedUrls } from './migrations/0023-normalised-urls.js'
 import { webhookOutboxPendingAge } from './migrations/0024-webhook-outbox-pending-age.js'
+import { clickStream } from './migrations/0025-click-stream.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -49,6 +50,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0020-standard-search': standardSearch(dialect),
     '0023-normalised-urls': normalisedUrls(dialect),
     '0024-webhook-outbox-pending-age': webhookOutboxPendingAge(),
+    '0025-click-stream': clickStream(dialect),
   }
 }
 

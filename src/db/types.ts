@@ -134,6 +134,20 @@ export interface ClicksTable {
   visitor: string
 }
 
+/** A stored click still to publish on the click stream (CLICK_STREAM_URL). */
+export interface ClickStreamTable {
+  id: Generated<number>
+  link_id: number
+  /** The event's JSON without its `id` (the row's id is added when it is published). */
+  event: string
+}
+
+export interface ClickStreamLeaseTable {
+  name: string
+  holder: string
+  until: number
+}
+
 export interface ClickStatsTable {
   link_id: number
   dimension: string
@@ -254,6 +268,8 @@ export interface Database {
   clicks: ClicksTable
   click_stats: ClickStatsTable
   click_visitors: ClickVisitorsTable
+  click_stream: ClickStreamTable
+  click_stream_lease: ClickStreamLeaseTable
   sessions: SessionsTable
   password_links: PasswordTokensTable
   webhooks: WebhooksTable
@@ -294,3 +310,5 @@ export type NewWebhookDeliveryRow = Insertable<WebhookDeliveriesTable>
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>
 export type ImportRunRow = Selectable<ImportsTable>
 export type ImportRowResultRow = Selectable<ImportRowsTable>
+
+export type NewClickStreamRow = Insertable<ClickStreamTable>

@@ -13,7 +13,10 @@ import type { ClickColumns } from '../clicks/columns.js'
 import { ClickDescriber } from '../clicks/describe.js'
 import { ClickGatherer } from '../clicks/gatherer.js'
 import { forgetClicksOfDeletedLinks, ORPHAN_SWEEP_MS } from '../clicks/orphans.js'
-import { clickStoreFor } from '../clicks/store.js'
+import { clickStoreFor, type ClickStore } from '../clicks/store.js'
+import { planStreamEvents } from '../clicks/stream-events.js'
+import { ClickStreamPublisher } from '../clicks/stream-publisher.js'
+import { streamSinkFor } from '../clicks/stream-sinks.js'
 import { VisitorHasher } from '../clicks/visitor-hash.js'
 import { WebhookOutbox } from '../webhooks/outbox.js'
 import { ClickWriter } from '../clicks/writer.js'
@@ -38,16 +41,44 @@ function yieldToRequests(): void {
   }
 }
 yieldToRequests()
-const { database } = workerData as { database: DatabaseConfig }
+const { database, clickStreamUrl } = workerData as {
+  database: DatabaseConfig
+  clickStreamUrl: string | null
+}
 const db = openDatabase(database)
 const hasher = new VisitorHasher(db)
 const outbox = new WebhookOutbox(db)
 // click.recorded deliveries, in batches, for the users whose webhooks hear clicks: planned and
 // written here, off the request thread, in the clicks' own transaction (the request path does
 // no more work).
-const writer = new ClickWriter(clickStoreFor(db), hasher, new ClickDescriber(hasher), (rows) =>
-  outbox.planClicks(rows, Date.now()),
+// CLICK_STREAM_URL: each batch's events are written with its clicks (the outbox `click_stream`),
+// and published from here after the batch commits (clicks/stream-publisher.ts).
+const publisher =
+  clickStreamUrl === null
+    ? null
+    : new ClickStreamPublisher(db, streamSinkFor(clickStreamUrl), (error) =>
+        port.postMessage({
+          type: 'error',
+          message: `publishing the click stream failed; will retry: ${(error as Error).message}`,
+        }),
+      )
+const stored = clickStoreFor(db)
+const store: ClickStore = publisher
+  ? {
+      write: async (batch) => {
+        await stored.write(batch)
+        if (batch.stream?.length) publisher.nudge()
+      },
+    }
+  : stored
+const writer = new ClickWriter(
+  store,
+  hasher,
+  new ClickDescriber(hasher),
+  (rows) => outbox.planClicks(rows, Date.now()),
+  publisher ? (rows) => planStreamEvents(db, rows) : undefined,
 )
+publisher?.start()
 const gatherer = new ClickGatherer(writer, (error) => {
   const message = error instanceof Error ? error.message : String(error)
   port.postMessage({
@@ -108,6 +139,7 @@ port.on('message', (message: ToWorker) => {
     clearInterval(checkpoints)
     void gatherer
       .close()
+      .then(() => publisher?.stop())
       .then(() => db.close())
       .then(() => port.postMessage({ type: 'closed' }))
   }

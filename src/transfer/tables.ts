@@ -30,6 +30,8 @@ export const TABLES: Readonly<Record<TableName, TableSpec>> = {
   clicks: { orderBy: null },
   click_stats: { orderBy: null },
   click_visitors: { orderBy: null },
+  click_stream: { orderBy: 'id' },
+  click_stream_lease: { orderBy: null },
   sessions: { orderBy: null },
   password_links: { orderBy: 'id' },
   webhooks: { orderBy: 'id' },

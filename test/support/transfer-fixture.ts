@@ -13,6 +13,7 @@ import { expect } from 'vitest'
 import { ClickDescriber } from '../../src/clicks/describe.js'
 import { clickStoreFor } from '../../src/clicks/store.js'
 import { VisitorHasher } from '../../src/clicks/visitor-hash.js'
+import { planStreamEvents } from '../../src/clicks/stream-events.js'
 import { ClickWriter } from '../../src/clicks/writer.js'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { sharedSecret } from '../../src/db/settings.js'
@@ -149,7 +150,14 @@ async function populate(app: TestApp): Promise<{ carolKey: string; deletedLinkId
   // Clicks through the real writer, over two days, then the last link deleted: its click-log
   // rows stay (the log has no foreign key), and its id must never be handed out again.
   const hasher = new VisitorHasher(db)
-  const writer = new ClickWriter(clickStoreFor(db), hasher, new ClickDescriber(hasher))
+  // Their click-stream events wait in the outbox as they would with CLICK_STREAM_URL set.
+  const writer = new ClickWriter(
+    clickStoreFor(db),
+    hasher,
+    new ClickDescriber(hasher),
+    undefined,
+    (rows) => planStreamEvents(db, rows),
+  )
   const now = Date.now()
   const agents = [
     'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1',
@@ -225,6 +233,11 @@ async function populate(app: TestApp): Promise<{ carolKey: string; deletedLinkId
         error: 'HTTP 500',
       },
     ])
+    .execute()
+
+  await db.kysely
+    .insertInto('click_stream_lease')
+    .values({ name: 'publisher', holder: 'a-stopped-process', until: now })
     .execute()
 
   // Values the API never makes, at the edges of what the columns hold.
