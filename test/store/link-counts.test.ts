@@ -165,6 +165,7 @@ it('are filled from the links already there when the migration runs', async () =
         '0020-standard-search',
         '0023-normalised-urls',
         '0024-webhook-outbox-pending-age',
+        '0025-click-stream',
       ],
     })
     expect(await counts(db)).toEqual({ kept: { 1: 7, 2: 3 }, real: { 1: 7, 2: 3 } })
@@ -384,6 +385,7 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL, filled', 
         '0020-standard-search',
         '0023-normalised-urls',
         '0024-webhook-outbox-pending-age',
+        '0025-click-stream',
       ],
     })
     expect(await counts(db)).toEqual({
