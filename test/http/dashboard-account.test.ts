@@ -152,8 +152,18 @@ describe('dashboard account', () => {
     await expect.poll(lastUsed).toBe(start)
     clock = start + 59_000
     expectStatus(await apiAs(KEY_B), 200)
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // A marker: a new key's first use is written, after any write the request above started.
+    const marker = await t.services.users.createKey('b@example.com', 'marker')
+    const markerId = (await t.services.users.listKeys(t.userB)).find((k) => k.name === 'marker')!.id
+    expectStatus(await apiAs(marker), 200)
+    await expect
+      .poll(
+        async () =>
+          (await t.services.users.listKeys(t.userB)).find((k) => k.id === markerId)?.last_used_at,
+      )
+      .toBe(start + 59_000)
     expect(await lastUsed()).toBe(start)
+    await t.services.users.revokeOwnKey(t.userB, markerId)
     clock = start + 60_000
     expectStatus(await apiAs(KEY_B), 200)
     await expect.poll(lastUsed).toBe(start + 60_000)
