@@ -7,10 +7,10 @@ import { ServiceMetrics } from '../../src/metrics/service-metrics.js'
 import { freshPostgres, postgresCheck } from '../support/databases.js'
 import { sample, samples } from '../support/metrics.js'
 
-describe('the database pool in /metrics', () => {
-  it('reports the PostgreSQL pool: busy, idle and waiting', async (context) => {
-    const pg = await postgresCheck()
-    if (!pg.ok) return context.skip(pg.reason)
+const postgres = await postgresCheck()
+
+describe.skipIf(!postgres.ok)('the database pool in /metrics', () => {
+  it('reports the PostgreSQL pool: busy, idle and waiting', async () => {
     const { db, drop } = await freshPostgres('metrics_pool')
     try {
       const pool = db.pool()!

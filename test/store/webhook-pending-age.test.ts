@@ -51,6 +51,8 @@ async function check(open: () => Promise<TestDatabase>, plan: (db: Db) => Promis
 
 const QUERY = "SELECT min(created_at) FROM webhook_outbox WHERE status = 'pending'"
 
+const postgres = await postgresCheck()
+
 describe('the oldest pending webhook delivery', () => {
   it('on SQLite: read from the index', async () => {
     await check(freshSqlite, async (db) =>
@@ -62,9 +64,7 @@ describe('the oldest pending webhook delivery', () => {
     )
   })
 
-  it('on PostgreSQL: read from the index', async (context) => {
-    const pg = await postgresCheck()
-    if (!pg.ok) return context.skip(pg.reason)
+  it.skipIf(!postgres.ok)('on PostgreSQL: read from the index', async () => {
     await check(
       () => freshPostgres('pending_age'),
       async (db) => {

@@ -9,7 +9,7 @@ import { normalHttpUrl } from '../../shared/formats.js'
  * `expiration_url` and targeting values, domains' index and not-found pages, webhooks' `url`.
  * Rows are read a batch at a time, by id, and only a row with a value that changes is written;
  * a value that is not an http(s) URL is left as it is. `updated_at` is left alone: the owner
- * changed nothing. The search triggers of links see the new `url` as any update's.
+ * changed nothing. The search triggers of links index the new `url` as they do for every update.
  */
 
 const BATCH = 1000
