@@ -1,13 +1,16 @@
 /**
- * The outcome label of a visit, from the engine's answer: a redirect with a click is a
- * redirect, one without is a bot's (a HEAD request counts no click either, but is a redirect).
+ * The outcome label of a visit, from the engine's answer: a redirect the engine sends elsewhere
+ * says why (expired, not found); otherwise one with a click is a redirect and one without is a
+ * bot's (a HEAD request counts no click either, but is a redirect).
  */
 import type { Visit } from '../redirects/engine.js'
 import type { VisitOutcome } from '../shared/metrics.js'
 
 export function visitOutcome(visit: Visit, head: boolean): VisitOutcome {
   const { outcome } = visit
-  if (outcome.kind === 'redirect') return visit.click !== null || head ? 'redirected' : 'bot'
+  if (outcome.kind === 'redirect') {
+    return outcome.instead ?? (visit.click !== null || head ? 'redirected' : 'bot')
+  }
   switch (outcome.page.page) {
     case 'pixels':
       return 'redirected'

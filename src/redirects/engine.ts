@@ -205,7 +205,8 @@ export class RedirectEngine {
   private async unknown(domain: DomainRow, ip: string): Promise<{ outcome: Outcome }> {
     const wait = await this.unknownAliases.take(ip)
     if (wait > 0) return { outcome: tooManyAttempts('lookups', wait) }
-    if (domain.not_found_page !== null) return { outcome: redirect(302, domain.not_found_page) }
+    if (domain.not_found_page !== null)
+      return { outcome: redirect(302, domain.not_found_page, 'not_found') }
     return { outcome: NOT_FOUND }
   }
 
@@ -224,7 +225,7 @@ export class RedirectEngine {
   }
 
   private expired(link: RedirectLink): Outcome {
-    return link.expirationUrl !== null ? redirect(302, link.expirationUrl) : EXPIRED
+    return link.expirationUrl !== null ? redirect(302, link.expirationUrl, 'expired') : EXPIRED
   }
 
   private redirectTo(destination: string, query: string): Outcome {

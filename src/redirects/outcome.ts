@@ -56,13 +56,26 @@ export type VisitPage =
  * stats page adds its pages to these).
  */
 export type Answer<P> =
-  | { kind: 'redirect'; status: number; location: string; setCookie?: string }
+  | {
+      kind: 'redirect'
+      status: number
+      location: string
+      setCookie?: string
+      /** Why a visitor is sent elsewhere than the link's destination: its expiry or a missing link. */
+      instead?: 'expired' | 'not_found'
+    }
   | { kind: 'page'; status: number; page: P; retryAfter?: number; setCookie?: string }
 
 export type Outcome = Answer<VisitPage>
 
-export function redirect(status: number, location: string): Answer<never> {
-  return { kind: 'redirect', status, location }
+export function redirect(
+  status: number,
+  location: string,
+  instead?: 'expired' | 'not_found',
+): Answer<never> {
+  return instead === undefined
+    ? { kind: 'redirect', status, location }
+    : { kind: 'redirect', status, location, instead }
 }
 
 export function page<P>(status: number, facts: P, retryAfter?: number): Answer<P> {
