@@ -21,7 +21,6 @@ import { readyRoute } from '../http/ready.js'
 import { tlsRoutes } from '../http/tls-routes.js'
 import { notFoundPage } from '../pages/index.js'
 import { CountingAttemptLimiter } from '../limits/attempt-limiter.js'
-import { RequestLimit } from '../limits/request-limit.js'
 import { QR_IMAGES_PER_MINUTE } from '../links/qr.js'
 import { clientAddress, requestHostname } from '../edge/client.js'
 import { fastPath, type Listener } from '../edge/fast-path.js'
@@ -188,7 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   tlsRoutes(app, options.services.domains, config.tlsAskFrom)
 
   // One count of QR images per user, for the API and the dashboard together.
-  const qrLimit = new RequestLimit(counters, 'qr', QR_IMAGES_PER_MINUTE)
+  const qrLimit = new CountingAttemptLimiter(counters, 'qr', QR_IMAGES_PER_MINUTE)
   await app.register(apiV1, {
     prefix: '/api/v1',
     config,

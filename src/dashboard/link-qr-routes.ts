@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import type { DashboardServices } from './context.js'
-import type { RequestLimit } from '../limits/request-limit.js'
+import type { AttemptLimiter } from '../limits/attempt-limiter.js'
 import {
   QR_DEFAULT_SIZE,
   QR_MAX_SIZE,
@@ -41,7 +41,7 @@ export function linkQrRoutes(
   dashboard: FastifyInstance,
   services: DashboardServices,
   signedInAs: SignedInAs,
-  qrLimit: RequestLimit,
+  qrLimit: AttemptLimiter,
 ): void {
   dashboard.get(
     '/links/:id/qr',

@@ -14,7 +14,7 @@ import { countryName, statsTables } from '../stats/page-data.js'
 import { dayOfInstant, type Period } from '../stats/period.js'
 import { periodChoices } from '../stats/period-choices.js'
 import { STAT_NAMES, type StatName } from '../stats/schema.js'
-import type { RequestLimit } from '../limits/request-limit.js'
+import type { AttemptLimiter } from '../limits/attempt-limiter.js'
 import { linkQrRoutes } from './link-qr-routes.js'
 import { downloadErrorPage, linkNotFoundPage, linkStatsPage } from './link-stats-page.js'
 import {
@@ -30,7 +30,7 @@ export function linkStatsRoutes(
   dashboard: FastifyInstance,
   services: DashboardServices,
   signedInAs: SignedInAs,
-  qrLimit: RequestLimit,
+  qrLimit: AttemptLimiter,
 ): void {
   const period = (query: Query, errors: FieldErrors): Period | null =>
     services.stats.period({ from: parameter(query.from), to: parameter(query.to) }, errors)

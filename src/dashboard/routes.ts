@@ -56,7 +56,7 @@ import { accountRoutes } from './account-routes.js'
 import { adminRoutes } from './admin-routes.js'
 import { webhookRoutes } from './webhook-routes.js'
 import { takeSignIn, type SignInLimits } from './sign-in-limits.js'
-import type { RequestLimit } from '../limits/request-limit.js'
+import type { AttemptLimiter } from '../limits/attempt-limiter.js'
 
 export const SESSION_COOKIE = 'slink_session'
 /** The largest form the dashboard accepts (sign-in, passwords); link forms take more. */
@@ -69,7 +69,7 @@ export interface DashboardOptions {
   csrfSecret: Buffer
   limits: SignInLimits
   /** QR images per user, counted with the API's. */
-  qrLimit: RequestLimit
+  qrLimit: AttemptLimiter
 }
 
 export function createDashboard(options: DashboardOptions) {

@@ -68,9 +68,10 @@ export function fastPath(
   log: (error: unknown) => void,
   metrics: Metrics = NO_METRICS,
 ): Listener {
+  const counted = metrics !== NO_METRICS
   const answer = (response: ServerResponse, visit: Visit, head: boolean, started: number) => {
     writeVisit(response, visit, head)
-    metrics.visit(visitOutcome(visit, head), (performance.now() - started) / 1000)
+    if (counted) metrics.visit(visitOutcome(visit, head), (performance.now() - started) / 1000)
   }
   const finish = (response: ServerResponse, visit: Visit, head: boolean, started: number) => {
     if (visit.click !== null && recorder.full) {
@@ -88,7 +89,7 @@ export function fastPath(
   }
   const failed = (response: ServerResponse, error: unknown, started: number) => {
     fail(response, error, log)
-    metrics.visit('error', (performance.now() - started) / 1000)
+    if (counted) metrics.visit('error', (performance.now() - started) / 1000)
   }
   return (request, response) => {
     const method = request.method ?? ''
@@ -112,7 +113,7 @@ export function fastPath(
       cookie: headers.cookie,
     }
     const head = method === 'HEAD'
-    const started = performance.now()
+    const started = counted ? performance.now() : 0
     try {
       const visit = engine.visit(input)
       if (visit instanceof Promise) {

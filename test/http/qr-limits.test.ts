@@ -67,6 +67,8 @@ describe('the QR limit', () => {
   })
 
   it('leaves another user alone', async () => {
+    // Alice's limit is spent (the test above), so a shared count would refuse Bob too.
+    expectStatus(await t.call('GET', `${API}/links/999999/qr`), 429)
     const res = await t.call('GET', `${API}/links/${bobs}/qr?format=png`, { key: KEY_B })
     expectStatus(res, 200)
     expect(res.headers['content-type']).toBe('image/png')

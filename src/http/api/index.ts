@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import { accountRoutes } from './account.js'
 import type { Config } from '../../config.js'
 import { API_LIMIT_WINDOW_MS, countersStore, limitKeyOf } from './rate-limit-store.js'
-import { RequestLimit } from '../../limits/request-limit.js'
+import { CountingAttemptLimiter, type AttemptLimiter } from '../../limits/attempt-limiter.js'
 import { MemoryCounters, type Counters } from '../../limits/window-counters.js'
 import { domainRoutes } from './domains.js'
 import { importRoutes } from './imports.js'
@@ -53,7 +53,7 @@ export interface ApiOptions {
   /** Where the rate limit is counted (this process when absent; see src/limits/). */
   counters?: Counters
   /** QR images per user (shared with the dashboard's; counted in `counters` when absent). */
-  qrLimit?: RequestLimit
+  qrLimit?: AttemptLimiter
 }
 
 export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<void> {
@@ -88,7 +88,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   linkRoutes(app, services.links, services.presenter, publicUrl, options.defaultDomainId)
   qrRoutes(app, services.links, services.presenter, {
     codes: services.qrCodes,
-    limit: options.qrLimit ?? new RequestLimit(counters, 'qr', QR_IMAGES_PER_MINUTE),
+    limit: options.qrLimit ?? new CountingAttemptLimiter(counters, 'qr', QR_IMAGES_PER_MINUTE),
   })
   pixelRoutes(app, services.pixels, publicUrl)
   spaceRoutes(app, services.spaces, publicUrl)

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify'
 import { userIdOf } from '../auth.js'
 import { schemaErrors } from '../validation.js'
-import type { RequestLimit } from '../../limits/request-limit.js'
+import type { AttemptLimiter } from '../../limits/attempt-limiter.js'
 import { NotFoundError, TooManyAttemptsError } from '../../shared/errors.js'
 import { ErrorBody, IdParams, Type, ValidationErrorBody, type Static } from '../../shared/schema.js'
 import { QR_DEFAULT_SIZE, QR_IMAGES_PER_MINUTE, qrFilename, QrQuery } from '../../links/qr.js'
@@ -20,7 +20,7 @@ export function qrRoutes(
   app: FastifyInstance,
   links: LinkService,
   presenter: LinkPresenter,
-  qr: { codes: QrCodes; limit: RequestLimit },
+  qr: { codes: QrCodes; limit: AttemptLimiter },
 ): void {
   app.get<{ Params: Static<typeof IdParams>; Querystring: QrQuery }>('/links/:id/qr', {
     attachValidation: true,
