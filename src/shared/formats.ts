@@ -4,8 +4,6 @@
  */
 import { parseDomainName } from './domain-name.js'
 
-export { parseDomainName }
-
 const CONTROL_OR_SPACE = /[\s\p{Cc}]/u
 
 /** An absolute http(s) URL with a host. Anything else (javascript:, data:, file:, …) fails. */

@@ -8,7 +8,8 @@ import {
   rotationList,
 } from '../../src/links/field-rules.js'
 import { FieldErrors } from '../../src/shared/errors.js'
-import { FORMATS, isHttpUrl, parseDomainName } from '../../src/shared/formats.js'
+import { parseDomainName } from '../../src/shared/domain-name.js'
+import { FORMATS, isHttpUrl } from '../../src/shared/formats.js'
 import { isoMicro, zonedToUtc } from '../../src/shared/time.js'
 
 describe('isoMicro', () => {
