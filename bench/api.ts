@@ -60,10 +60,14 @@ export interface PageReport {
 
 /**
  * One user with a password and an API key, the global domain `127.0.0.1`, and `count` links
- * `b0`… with titles, click totals spread over 0–99,999, every 50th disabled and every 40th
+ * `b0`… with titles (`Landing page 0`…), click totals spread over 0–99,999, every 50th disabled and every 40th
  * expired by date, inserted by the database itself in one statement (search index included).
  */
-export async function seedApiDatabase(target: BenchTarget, count: number): Promise<void> {
+export async function seedApiDatabase(
+  target: BenchTarget,
+  count: number,
+  titlePrefix = 'Landing page ',
+): Promise<void> {
   const db: Db = openDatabase(target)
   try {
     await migrate(db)
@@ -83,7 +87,7 @@ export async function seedApiDatabase(target: BenchTarget, count: number): Promi
     await sql`INSERT INTO links (user_id, domain_id, alias, url, title, title_locked, target_type,
         disabled, privacy, clicks, ends_at, created_at, updated_at)
       SELECT 1, 1, 'b' || i${text}, 'https://example.com/landing/' || i${text} || '?src=bench',
-        'Landing page ' || i${text}, 1, 0,
+        ${titlePrefix} || i${text}, 1, 0,
         CASE WHEN i % 50 = 0 THEN 1 ELSE 0 END, 0, (CAST(i AS bigint) * 7919) % 100000,
         CASE WHEN i % 40 = 0 THEN CAST(${now - 86_400_000} AS bigint) ELSE NULL END,
         CAST(${now} AS bigint) - i, CAST(${now} AS bigint) - i
@@ -142,7 +146,7 @@ async function startBareJson(dir: string, status: number, body: string): Promise
   return running(child, await waitForPort(child, /bare listening on (\d+)/))
 }
 
-interface ApiScenario {
+export interface ApiScenario {
   name: string
   /** Issue 12's ratio goal; none for a scenario measured beside them. */
   goal?: number
@@ -227,6 +231,25 @@ export function apiScenarios(count: number): ApiScenario[] {
 }
 
 /**
+ * The search people type, a common word: 10,000 links titled `Seed link 0` … `Seed link 9999`,
+ * of which `seed link 1` matches 1,111; and creates on a database of that size.
+ */
+export function seedSearchScenarios(): ApiScenario[] {
+  const list = apiScenarios(10_000)
+  return [
+    {
+      name: 'search a common word: GET /api/v1/links?search=seed link 1&search_by=title&status=1&sort_by=clicks&per_page=25',
+      method: 'GET',
+      paths: [
+        '/api/v1/links?search=seed%20link%201&search_by=title&status=1&sort_by=clicks&per_page=25',
+      ],
+      status: 200,
+    },
+    list.find((s) => s.method === 'POST')!,
+  ]
+}
+
+/**
  * One create and one update before the first scenario: the reads are measured on a server in
  * the state of one in use, which has run transactions (a process's first transaction once cost
  * every later show a fifth of its pace, and a bench of reads on a fresh server did not see it).
@@ -261,17 +284,26 @@ async function capture(port: number, scenario: ApiScenario): Promise<string> {
   return answer.body
 }
 
+/**
+ * Runs the scenarios (the five of `apiScenarios` unless given) against `slink serve` (with
+ * `--workers 1` unless `serveArgs` says otherwise), then times the dashboard's pages when asked.
+ */
 export async function apiBench(
   target: BenchTarget,
   count: number,
   settings: BenchSettings,
+  options: { scenarios?: ApiScenario[]; serveArgs?: string[]; pages?: boolean } = {},
 ): Promise<{ api: ApiReport[]; pages: PageReport[] }> {
   const env: Record<string, string> = target.kind === 'postgres' ? { DATABASE_URL: target.url } : {}
-  const slink = await startSlink(target.kind === 'sqlite' ? target.path : '', [], env)
+  const slink = await startSlink(
+    target.kind === 'sqlite' ? target.path : '',
+    options.serveArgs ?? [],
+    env,
+  )
   const reports: ApiReport[] = []
   try {
     await primeWithWrites(slink.port)
-    for (const scenario of apiScenarios(count)) {
+    for (const scenario of options.scenarios ?? apiScenarios(count)) {
       const body = await capture(slink.port, scenario)
       const bare = await startBareJson(settings.dir, scenario.status, body)
       const common = {
@@ -334,7 +366,7 @@ export async function apiBench(
         await bare.stop()
       }
     }
-    const pages = await dashboardTimings(slink.port)
+    const pages = options.pages === false ? [] : await dashboardTimings(slink.port)
     return { api: reports, pages }
   } finally {
     closeConnections()
@@ -420,6 +452,7 @@ export function printApi(
     if (cpu !== null) console.log(cpu)
     if (report.stored) console.log(`  ${report.stored}`)
   }
+  if (result.pages.length === 0) return
   console.log(`\ndashboard on ${engine} (one keep-alive connection, 5 warm-up + 31 timed requests)`)
   console.log(
     '  page                                                        median     p90      max',

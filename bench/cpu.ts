@@ -25,11 +25,21 @@ function ticksIn(statFile: string): number {
   return Number(fields[11]) + Number(fields[12])
 }
 
-/** CPU time of each thread of a process, in clock ticks, from /proc. */
-function threadTicks(pid: number): Map<number, number> {
-  const ticks = new Map<number, number>()
+/**
+ * CPU time of each thread of a process and of its child processes (the workers of
+ * `slink serve --workers N`), in clock ticks, from /proc.
+ */
+function threadTicks(pid: number, ticks = new Map<number, number>()): Map<number, number> {
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    ticks.set(Number(tid), ticksIn(`/proc/${pid}/task/${tid}/stat`))
+    try {
+      ticks.set(Number(tid), ticksIn(`/proc/${pid}/task/${tid}/stat`))
+      const children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim()
+      for (const child of children === '' ? [] : children.split(' ')) {
+        threadTicks(Number(child), ticks)
+      }
+    } catch {
+      // A thread or process gone meanwhile.
+    }
   }
   return ticks
 }

@@ -2,13 +2,22 @@
  * `npm run bench`: measures, prints and explains. Scenarios run one after another on this
  * machine; every figure comes from this run. Settings: BENCH_ROUNDS (3), BENCH_SECONDS (5),
  * BENCH_CONNECTIONS (50), BENCH_ONLY (comma list of scenario names: redirect-1k, redirect-1m,
- * redirect-2w, redirect-bots, api, text, overload, shutdown, stats), BENCH_STATS_CLICKS (1,000,000), BENCH_API_LINKS
- * (1,000,000), BENCH_DATABASE (sqlite; `postgres` runs the api scenario on PostgreSQL).
+ * redirect-2w, redirect-bots, api, seed, create-modes, text, overload, shutdown, stats),
+ * BENCH_STATS_CLICKS (1,000,000), BENCH_API_LINKS (1,000,000), BENCH_DATABASE (sqlite;
+ * `postgres` runs the api and seed scenarios on PostgreSQL).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { apiBench, postgresTarget, printApi, seedApiDatabase, type BenchTarget } from './api.js'
+import {
+  apiBench,
+  apiScenarios,
+  postgresTarget,
+  printApi,
+  seedApiDatabase,
+  seedSearchScenarios,
+  type BenchTarget,
+} from './api.js'
 import { hasWrk } from './load.js'
 import { cpuLine } from './cpu.js'
 import { redirectBench, type BenchSettings, type RedirectReport } from './redirect.js'
@@ -142,6 +151,46 @@ with the load generator, which the bare server does not have to.`)
       )
     } finally {
       await postgres?.drop()
+    }
+  }
+  if (wanted('seed')) {
+    const postgres = process.env.BENCH_DATABASE === 'postgres' ? await postgresTarget() : null
+    const target: BenchTarget = postgres?.target ?? {
+      kind: 'sqlite',
+      path: join(settings.dir, 'seed.db'),
+    }
+    try {
+      await seedApiDatabase(target, 10_000, 'Seed link ')
+      const engine = target.kind === 'postgres' ? 'PostgreSQL' : 'SQLite'
+      printApi(
+        `${engine}, search by a common word`,
+        10_000,
+        await apiBench(target, 10_000, settings, {
+          scenarios: seedSearchScenarios(),
+          pages: false,
+        }),
+      )
+    } finally {
+      await postgres?.drop()
+    }
+  }
+  if (wanted('create-modes')) {
+    // Creates served by one worker and by the default run mode (one worker per core), each on
+    // a fresh copy of the same 1,000,000-link database.
+    const count = Number(process.env.BENCH_API_LINKS ?? 1_000_000)
+    const create = apiScenarios(count).filter((s) => s.method === 'POST')
+    for (const workers of [1, cpus().length]) {
+      const path = join(settings.dir, `create-${workers}.db`)
+      await seedApiDatabase({ kind: 'sqlite', path }, count)
+      printApi(
+        `SQLite, slink serve --workers ${workers}`,
+        count,
+        await apiBench({ kind: 'sqlite', path }, count, settings, {
+          scenarios: create,
+          serveArgs: ['--workers', String(workers)],
+          pages: false,
+        }),
+      )
     }
   }
   if (wanted('text')) {
