@@ -4,6 +4,11 @@
  */
 import proxyAddr from '@fastify/proxy-addr'
 import { isAllowListEntry } from './outbound/address-policy.js'
+import {
+  DEFAULT_APP_URL_SCHEMES,
+  NEVER_ALLOWED_SCHEMES,
+  SCHEME_SYNTAX,
+} from './shared/destination-url.js'
 
 export class ConfigError extends Error {}
 
@@ -43,6 +48,8 @@ export interface Config {
   metricsToken: string | null
   /** CLICK_STREAM_URL: `nats://…` (JetStream) or `redis://…` (a Redis Stream); null: none. */
   clickStreamUrl: string | null
+  /** Schemes of the app links a link may send visitors to, besides http and https. */
+  appUrlSchemes: ReadonlySet<string>
 }
 
 type Env = Record<string, string | undefined>
@@ -126,6 +133,11 @@ export const CONFIG_VARIABLES = [
     '(none)',
     'nats://… (JetStream stream SLINK_CLICKS, subject slink.clicks) or redis://… (Redis Stream slink:clicks): every stored click is also published there as a JSON event, at least once.',
   ],
+  [
+    'APP_URL_SCHEMES',
+    '(common app schemes)',
+    'App-link schemes links may use besides http(s) (`none`: none); default mailto,tel,sms,whatsapp,tg,spotify,itms-apps,market,intent,zoommtg,msteams. Never javascript, data, file, vbscript, blob, about, filesystem, view-source.',
+  ],
 ] as const
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -198,6 +210,23 @@ function allowList(env: Env, name: string): string[] {
     throw new ConfigError(`${name} must be a comma list of hosts, addresses or CIDRs, got "${bad}"`)
   }
   return entries
+}
+
+/** APP_URL_SCHEMES: scheme names, lower-cased; never one that runs code or reads local data. */
+function appUrlSchemes(env: Env): ReadonlySet<string> {
+  const raw = env.APP_URL_SCHEMES?.trim().toLowerCase()
+  if (!raw) return new Set(DEFAULT_APP_URL_SCHEMES)
+  if (raw === 'none') return new Set()
+  const entries = raw.split(',').map((e) => e.trim().replace(/:$/, ''))
+  for (const entry of entries) {
+    if (!SCHEME_SYNTAX.test(entry)) {
+      throw new ConfigError(`APP_URL_SCHEMES must be a comma list of URL schemes, got "${entry}"`)
+    }
+    if (NEVER_ALLOWED_SCHEMES.has(entry)) {
+      throw new ConfigError(`APP_URL_SCHEMES cannot allow "${entry}": it is never a destination`)
+    }
+  }
+  return new Set(entries)
 }
 
 /** TLS_ASK_FROM: addresses, CIDRs or proxy-addr's names, as proxy-addr reads them. */
@@ -307,6 +336,7 @@ export function loadConfig(env: Env = process.env): Config {
     clickStreamUrl,
     clickLogDays: env.CLICK_LOG_DAYS?.trim() ? integer(env, 'CLICK_LOG_DAYS', 0, 1, 36_500) : null,
     tlsAskFrom: tlsAskFrom(env),
+    appUrlSchemes: appUrlSchemes(env),
     ...metrics(env, port),
   }
 }

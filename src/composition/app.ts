@@ -32,6 +32,7 @@ import type { Redirects } from './redirects.js'
 import { MemoryCounters, type Counters } from '../limits/window-counters.js'
 import type { Services } from './services.js'
 import { sharedSecret } from '../db/settings.js'
+import { isDestinationUrl } from '../shared/destination-url.js'
 import { FORMATS } from '../shared/formats.js'
 import type { Metrics } from '../shared/metrics.js'
 import { countRequests } from '../http/count-requests.js'
@@ -133,7 +134,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         coerceTypes: false,
         removeAdditional: true,
         useDefaults: false,
-        formats: FORMATS,
+        formats: {
+          ...FORMATS,
+          'destination-url': (value: string) => isDestinationUrl(value, config.appUrlSchemes),
+        },
       },
     },
   })

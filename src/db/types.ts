@@ -7,6 +7,13 @@ export interface TargetEntry {
   value: string
 }
 
+/** One entry of a link's rotation: a destination and, on a weighted rotation, its weight. */
+export interface RotationEntry {
+  value: string
+  /** Visits in every 100 (1 to 100); set on every entry of a weighted rotation, else on none. */
+  weight?: number
+}
+
 export interface UsersTable {
   id: Generated<number>
   name: string
@@ -297,7 +304,7 @@ export interface LinkTargetLists {
   country_target: TargetEntry[] | null
   platform_target: TargetEntry[] | null
   language_target: TargetEntry[] | null
-  rotation_target: { value: string }[] | null
+  rotation_target: RotationEntry[] | null
 }
 export type TargetColumn = keyof LinkTargetLists
 /** A link as the stores read it. */

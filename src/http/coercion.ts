@@ -6,11 +6,12 @@
  * scalar given for a list becomes a one-item list (`pixel_ids=3`); a list or an object given for
  * a scalar is left alone, and so is reported (`url[]=…` is "must be a string"). JSON numbers
  * that are not finite (`1e400` parses as Infinity) are turned back into text, so they fail too.
- * A value of the `http-url` format is stored and shown as the URL parser reads it, which is
- * where a redirect to it goes (see `normalHttpUrl`).
+ * A value of the `http-url` or `destination-url` format is stored and shown as the URL parser
+ * reads it, which is where a redirect to it goes (see `normalHttpUrl`, `normalDestinationUrl`).
  */
 import type AjvCompiler from '@fastify/ajv-compiler'
 import { concerns, longListTaker } from './list-bounds.js'
+import { normalDestinationUrl } from '../shared/destination-url.js'
 import { normalHttpUrl } from '../shared/formats.js'
 
 type JsonSchema = {
@@ -63,7 +64,9 @@ export function coerceValue(schema: JsonSchema, value: unknown): unknown {
   if (types.includes('integer')) return toInteger(value)
   if (types.includes('string')) {
     const text = toText(value)
-    return schema.format === 'http-url' && typeof text === 'string' ? normalHttpUrl(text) : text
+    if (typeof text !== 'string') return text
+    if (schema.format === 'http-url') return normalHttpUrl(text)
+    return schema.format === 'destination-url' ? normalDestinationUrl(text) : text
   }
   return value
 }

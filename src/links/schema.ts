@@ -12,13 +12,16 @@ import {
   type Static,
 } from '../shared/schema.js'
 import { SpaceRecord } from '../spaces/schema.js'
-import { MAX_TARGET_ENTRIES, TARGET_KEYS } from './targeting-keys.js'
-
-const HttpUrl = (description?: string) =>
-  FormattedString('http-url', { maxLength: 2048, ...(description ? { description } : {}) })
+import { DestinationUrl } from './destination-url.js'
+import { MAX_TARGET_ENTRIES, MAX_WEIGHT, TARGET_KEYS } from './targeting-keys.js'
 
 const KeyValue = Type.Object({ key: Type.String(), value: Type.String() })
-const ValueOnly = Type.Object({ value: Type.String() })
+const RotationEntry = Type.Object({
+  value: Type.String(),
+  weight: Type.Optional(
+    Type.Integer({ description: 'Only on weighted rotations: the share in 100 visits.' }),
+  ),
+})
 
 export const LinkRecord = Type.Object({
   id: Type.Integer(),
@@ -30,7 +33,7 @@ export const LinkRecord = Type.Object({
   country_target: Nullable(Type.Array(KeyValue)),
   platform_target: Nullable(Type.Array(KeyValue)),
   language_target: Nullable(Type.Array(KeyValue)),
-  rotation_target: Nullable(Type.Array(ValueOnly)),
+  rotation_target: Nullable(Type.Array(RotationEntry)),
   last_rotation: Nullable(Type.Integer()),
   disabled: Type.Integer(),
   privacy: Type.Integer(),
@@ -52,7 +55,7 @@ function targetList(list: keyof typeof TARGET_KEYS, description: string) {
   const entry = Type.Object(
     {
       key: Type.Optional(Nullable(StringEnum(TARGET_KEYS[list]))),
-      value: Type.Optional(Nullable(HttpUrl())),
+      value: Type.Optional(Nullable(DestinationUrl())),
     },
     { additionalProperties: false },
   )
@@ -60,7 +63,9 @@ function targetList(list: keyof typeof TARGET_KEYS, description: string) {
 }
 
 const fields = {
-  url: HttpUrl('The link to be shortened.'),
+  url: DestinationUrl(
+    'The link to be shortened: an http(s) URL, or an app link whose scheme `APP_URL_SCHEMES` allows.',
+  ),
   domain_id: Id,
   alias: Type.Optional(
     Nullable(
@@ -91,7 +96,9 @@ const fields = {
     }),
   ),
   privacy_password: Type.Optional(Nullable(Type.String({ maxLength: 128 }))),
-  expiration_url: Type.Optional(Nullable(HttpUrl('Where visitors go once the link has expired.'))),
+  expiration_url: Type.Optional(
+    Nullable(DestinationUrl('Where visitors go once the link has expired (an app link too).')),
+  ),
   expiration_date: Type.Optional(
     Nullable(FormattedString('date-ymd', { description: 'YYYY-MM-DD, in the account time zone.' })),
   ),
@@ -112,10 +119,26 @@ const fields = {
   rotation: Type.Optional(
     Nullable(
       Type.Array(
-        Type.Object({ value: Type.Optional(Nullable(HttpUrl())) }, { additionalProperties: false }),
+        Type.Object(
+          {
+            value: Type.Optional(Nullable(DestinationUrl())),
+            weight: Type.Optional(
+              Nullable(
+                Type.Integer({
+                  minimum: 1,
+                  maximum: MAX_WEIGHT,
+                  description:
+                    'Visits in every 100 this destination gets; all entries or none. `url` gets 100 minus their sum.',
+                }),
+              ),
+            ),
+          },
+          { additionalProperties: false },
+        ),
         {
           maxItems: MAX_TARGET_ENTRIES,
-          description: 'Rotation destinations (round-robin with `url`).',
+          description:
+            'Rotation destinations: round-robin with `url`, or weighted (smooth weighted round-robin) when the entries carry `weight`. The weights add up to at most 100 (422 on `rotation`).',
         },
       ),
     ),

@@ -21,8 +21,8 @@ import {
   keyedList,
   NEW_LINK_DEFAULTS,
   randomAlias,
-  rotationList,
 } from './field-rules.js'
+import { rotationEntries } from './rotation-list.js'
 import { linkRecord } from './record.js'
 import type { LinkInput, LinkRecord } from './schema.js'
 import type { LinkFilter, LinkStore } from './store.js'
@@ -405,7 +405,8 @@ export class LinkService {
     for (const list of TARGET_LISTS) {
       const raw = input[list]
       if (raw === undefined || errors.hasOwn(list)) continue
-      if (list === 'rotation') out.rotation_target = raw === null ? null : rotationList(raw)
+      if (list === 'rotation')
+        out.rotation_target = raw === null ? null : rotationEntries(raw, errors)
       else out[`${list}_target`] = raw === null ? null : keyedList(list, raw, errors)
     }
     return out

@@ -25,3 +25,6 @@ export const TARGET_KEYS: Record<Exclude<TargetList, 'rotation'>, readonly strin
 }
 
 export const MAX_TARGET_ENTRIES = 100
+
+/** Rotation weights are visits in every 100: each 1 to 100, their sum at most 100. */
+export const MAX_WEIGHT = 100

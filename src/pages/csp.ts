@@ -34,7 +34,12 @@ export function unionHosts(sets: readonly ExternalHosts[]): ExternalHosts {
 export type PageReferrerPolicy = 'same-origin' | 'strict-origin'
 
 /** What a sandboxed page may still do; `allow-same-origin` is not among them, by design. */
-export type SandboxToken = 'allow-scripts' | 'allow-forms' | 'allow-popups' | 'allow-top-navigation'
+export type SandboxToken =
+  | 'allow-scripts'
+  | 'allow-forms'
+  | 'allow-popups'
+  | 'allow-top-navigation'
+  | 'allow-top-navigation-to-custom-protocols'
 
 /** 128 random bits, base64: a new one for every render. */
 export function newNonce(): string {

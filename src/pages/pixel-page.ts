@@ -12,7 +12,8 @@ import { markup, type SafeHtml } from './html.js'
 import { renderPage, type RenderedPage } from './layout.js'
 import { PIXEL_IDS, pixelScript } from './pixel-script.js'
 import { PIXEL_VENDORS, type PixelVendor } from './pixel-vendors.js'
-import { httpUrl } from './safe-values.js'
+import { isHttpUrl } from '../shared/formats.js'
+import { destinationUrl } from './safe-values.js'
 
 /** How long the script waits for vendor scripts before leaving. */
 export const PIXEL_REDIRECT_DELAY_MS = 400
@@ -67,7 +68,7 @@ ${beacons(placed)}${noscriptFrames(placed)}`
 }
 
 export function pixelPage(input: PixelPageInput): RenderedPage {
-  const destination = httpUrl(input.destination)
+  const destination = destinationUrl(input.destination)
   const href = destination ?? '#'
   const placed: Placed[] = input.pixels.flatMap(({ type, value }) => {
     // `x` is the newer name of `twitter` (pixels/types.ts); spelled out here so that pages
@@ -94,6 +95,11 @@ export function pixelPage(input: PixelPageInput): RenderedPage {
     // The vendors' code (a Tag Manager container runs whatever its owner puts in it) runs
     // without this origin: the dashboard's cookies, storage and pages stay out of its reach.
     // Scripts run, and the page still navigates itself on to the destination.
-    sandbox: ['allow-scripts'],
+    // An app link (`mailto:`, `spotify:` …) is a navigation to another protocol, which a
+    // sandbox allows only with its own token.
+    sandbox:
+      destination === null || isHttpUrl(destination)
+        ? ['allow-scripts']
+        : ['allow-scripts', 'allow-top-navigation-to-custom-protocols'],
   })
 }

@@ -5,12 +5,13 @@
  */
 import { markup, type SafeHtml } from './html.js'
 import { renderPage, type RenderedPage } from './layout.js'
-import { safeHref } from './safe-values.js'
+import { safeDestinationHref, safeHref } from './safe-values.js'
 
 export interface PreviewTargeting {
   /** `country`, `platform`, `language` or `rotation`. */
   type: string
-  entries: { key?: string; value: string }[]
+  /** `weight`: a weighted rotation's visits in every 100. */
+  entries: { key?: string; value: string; weight?: number }[]
 }
 
 export interface PreviewPageInput {
@@ -33,9 +34,9 @@ const TARGETING_LABELS: Record<string, string> = {
   rotation: 'Rotation',
 }
 
-/** An outside URL: http(s) only, and no referrer, opener or endorsement. */
+/** An outside URL (http(s) or an app link), and no referrer, opener or endorsement. */
 function outboundLink(url: string): SafeHtml {
-  return markup`<a href="${safeHref(url)}" rel="noopener noreferrer nofollow">${url}</a>`
+  return markup`<a href="${safeDestinationHref(url)}" rel="noopener noreferrer nofollow">${url}</a>`
 }
 
 function expiry(input: PreviewPageInput): SafeHtml {
@@ -50,14 +51,19 @@ function expiry(input: PreviewPageInput): SafeHtml {
 function targeting(rules: PreviewTargeting): SafeHtml {
   const label = TARGETING_LABELS[rules.type] ?? rules.type
   const items = rules.entries.map((entry) =>
-    entry.key === undefined || entry.key === ''
-      ? markup`<li>${outboundLink(entry.value)}</li>\n`
-      : markup`<li><code>${entry.key}</code> → ${outboundLink(entry.value)}</li>\n`,
+    entry.weight !== undefined
+      ? markup`<li>${outboundLink(entry.value)} (${entry.weight} in 100 visits)</li>\n`
+      : entry.key === undefined || entry.key === ''
+        ? markup`<li>${outboundLink(entry.value)}</li>\n`
+        : markup`<li><code>${entry.key}</code> → ${outboundLink(entry.value)}</li>\n`,
   )
+  const weighted = rules.entries.some((entry) => entry.weight !== undefined)
   const note =
-    rules.type === 'rotation'
-      ? markup`<p class="muted">Visitors take turns between the destination and:</p>`
-      : null
+    rules.type !== 'rotation'
+      ? null
+      : weighted
+        ? markup`<p class="muted">Visitors are shared out between the destination (the rest of 100 visits) and:</p>`
+        : markup`<p class="muted">Visitors take turns between the destination and:</p>`
   return markup`<dt>Targeting</dt>
 <dd>${label}${note}<ul>
 ${items}</ul></dd>`

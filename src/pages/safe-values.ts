@@ -1,7 +1,9 @@
 /**
  * Making stored values safe for the places they go: URLs in `href` (http and https only, else
- * `#`), form actions (a same-origin path), and JSON inside an inline `<script>`.
+ * `#`; a link's destinations may be app links too), form actions (a same-origin path), and JSON
+ * inside an inline `<script>`.
  */
+import { appLinkScheme, NEVER_ALLOWED_SCHEMES } from '../shared/destination-url.js'
 import { isHttpUrl } from '../shared/formats.js'
 
 /** The canonical form of an absolute http(s) URL, or `null` for anything else. */
@@ -12,6 +14,22 @@ export function httpUrl(value: string): string | null {
 /** A URL fit for `href`: an http(s) URL, or `#` so nothing else (javascript:, data:…) is emitted. */
 export function safeHref(value: string): string {
   return httpUrl(value) ?? '#'
+}
+
+/**
+ * The canonical form of a link's destination: an http(s) URL, or an app link (`mailto:`,
+ * `intent:` …) of a scheme that is never refused; `null` for anything else. (Which app schemes
+ * are allowed was checked when the link was saved.)
+ */
+export function destinationUrl(value: string): string | null {
+  if (isHttpUrl(value)) return new URL(value).href
+  const scheme = appLinkScheme(value)
+  return scheme !== null && !NEVER_ALLOWED_SCHEMES.has(scheme) ? new URL(value).href : null
+}
+
+/** A link's destination fit for `href`, or `#`. */
+export function safeDestinationHref(value: string): string {
+  return destinationUrl(value) ?? '#'
 }
 
 /**

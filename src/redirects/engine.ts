@@ -14,6 +14,7 @@ import type { PixelType } from '../pixels/types.js'
 import { whenReady, type MaybePromise } from '../shared/maybe-promise.js'
 import { isoMicro } from '../shared/time.js'
 import { visitorContext, type VisitorContext } from '../visitors/context.js'
+import { platformOf } from '../visitors/user-agent.js'
 import type { RedirectCache } from './redirect-cache.js'
 import {
   page,
@@ -110,7 +111,7 @@ export class RedirectEngine {
   private visitLink(link: RedirectLink, input: VisitInput, preview: boolean): MaybePromise<Visit> {
     const now = this.now()
     if (link.disabled) return none(DISABLED)
-    if (!preview && this.isExpired(link, now)) return none(this.expired(link))
+    if (!preview && this.isExpired(link, now)) return none(this.expired(link, input.userAgent))
     if (
       link.passwordHash !== null &&
       !this.passwords.remembered(link, link.passwordTag, input.cookie)
@@ -134,7 +135,7 @@ export class RedirectEngine {
         this.options.onExhausted?.(link)
       }
       if (taken !== 'refused') return this.counted(link, input, visitor, true)
-      return none(this.expired(link))
+      return none(this.expired(link, input.userAgent))
     })
   }
 
@@ -224,8 +225,11 @@ export class RedirectEngine {
     return (link.endsAt !== null && link.endsAt <= now) || link.exhausted
   }
 
-  private expired(link: RedirectLink): Outcome {
-    return link.expirationUrl !== null ? redirect(302, link.expirationUrl, 'expired') : EXPIRED
+  /** An expired link: its expiry URL (an Android intent only for Android), else the page. */
+  private expired(link: RedirectLink, userAgent: string | undefined): Outcome {
+    if (link.expirationUrl === null) return EXPIRED
+    const offAndroid = link.expirationOffAndroid !== null && platformOf(userAgent) !== 'Android'
+    return redirect(302, offAndroid ? link.expirationOffAndroid! : link.expirationUrl, 'expired')
   }
 
   private redirectTo(destination: string, query: string): Outcome {

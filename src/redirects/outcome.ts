@@ -26,7 +26,7 @@ export interface PreviewFacts {
   expirationClicks: number | null
   clicks: number
   /** The rules of the link's targeting type, or null when it has none. */
-  targeting: { type: string; entries: { key?: string; value: string }[] } | null
+  targeting: { type: string; entries: { key?: string; value: string; weight?: number }[] } | null
   statsUrl: string | null
   protected: boolean
 }

@@ -7,7 +7,8 @@ import type { TargetEntry } from '../links/field-rules.js'
 import type { TargetType } from '../links/targeting-keys.js'
 import { sha256 } from '../shared/secrets.js'
 import type { RedirectLinkRow } from './store.js'
-import { compileTargeting } from './targeting/compile.js'
+import { isIntentUrl } from '../shared/destination-url.js'
+import { compileTargeting, offAndroidUrl } from './targeting/compile.js'
 import type { CompiledTargeting } from './targeting/compiled-targeting.js'
 
 export interface RedirectLink {
@@ -22,6 +23,8 @@ export interface RedirectLink {
   readonly endsAt: number | null
   readonly expirationClicks: number | null
   readonly expirationUrl: string | null
+  /** Set when `expirationUrl` is an Android intent: what other platforms get instead. */
+  readonly expirationOffAndroid: string | null
   /** Clicks as loaded; `exhausted` turns true once the click-limit step takes the last click or refuses one. */
   readonly clicks: number
   exhausted: boolean
@@ -68,6 +71,7 @@ export function toRedirectLink(row: RedirectLinkRow, domain: DomainRow): Redirec
   }
   const url = href(link.url)
   const targetType = link.target_type as TargetType
+  const expirationUrl = link.expiration_url === null ? null : href(link.expiration_url)
   const expirationClicks =
     link.expiration_clicks !== null && link.expiration_clicks > 0 ? link.expiration_clicks : null
   return {
@@ -81,7 +85,9 @@ export function toRedirectLink(row: RedirectLinkRow, domain: DomainRow): Redirec
     disabled: link.disabled === 1,
     endsAt: link.ends_at,
     expirationClicks,
-    expirationUrl: link.expiration_url === null ? null : href(link.expiration_url),
+    expirationUrl,
+    expirationOffAndroid:
+      expirationUrl !== null && isIntentUrl(expirationUrl) ? offAndroidUrl(expirationUrl) : null,
     clicks: link.clicks,
     exhausted: expirationClicks !== null && link.clicks >= expirationClicks,
     passwordHash: link.password,

@@ -56,10 +56,15 @@ export const FORMATS = {
   },
 } satisfies Record<string, (value: string) => boolean>
 
-export type FormatName = keyof typeof FORMATS
+/**
+ * `destination-url` (an http(s) URL or an allowed app link) depends on `APP_URL_SCHEMES`: the
+ * app registers its check with the configured schemes (shared/destination-url.ts).
+ */
+export type FormatName = keyof typeof FORMATS | 'destination-url'
 
 export const FORMAT_MESSAGES: Record<FormatName, (attribute: string) => string> = {
   'http-url': (a) => `The ${a} field must be a valid URL.`,
+  'destination-url': (a) => `The ${a} field must be a valid URL.`,
   'alpha-dash': (a) =>
     `The ${a} field must only contain letters, numbers, dashes, and underscores.`,
   'time-hm': (a) => `The ${a} field must match the format H:i.`,

@@ -24,18 +24,31 @@ export function ruleKey(rule: TargetRule): string {
   }
 }
 
-export type CompiledTargeting =
+/**
+ * Set only when a destination of the link (its main URL included) is an Android intent
+ * (`intent:`): what a visitor on any other platform gets instead of one.
+ */
+export interface OffAndroid {
+  readonly offAndroid?: string
+}
+
+export type CompiledTargeting = OffAndroid &
   /** No targeting, or an active list with nothing in it: always the main URL. */
-  | { readonly kind: 'none'; readonly url: string }
-  /**
-   * Keyed rules in the link's order, and the same rules by key (keys are unique: a stored list
-   * rejects duplicates, and compiling keeps the first of any that slip through).
-   */
-  | {
-      readonly kind: RuleKind
-      readonly url: string
-      readonly rules: readonly TargetRule[]
-      readonly byKey: ReadonlyMap<string, TargetRule>
-    }
-  /** Round-robin over the main URL and the rotation entries, in that order. */
-  | { readonly kind: 'rotation'; readonly url: string; readonly cycle: readonly string[] }
+  (
+    | { readonly kind: 'none'; readonly url: string }
+    /**
+     * Keyed rules in the link's order, and the same rules by key (keys are unique: a stored list
+     * rejects duplicates, and compiling keeps the first of any that slip through).
+     */
+    | {
+        readonly kind: RuleKind
+        readonly url: string
+        readonly rules: readonly TargetRule[]
+        readonly byKey: ReadonlyMap<string, TargetRule>
+      }
+    /**
+     * Round-robin over the main URL and the rotation entries, in that order; or, on a weighted
+     * rotation, the 100 positions of its smooth weighted round-robin (`weighted-cycle.ts`).
+     */
+    | { readonly kind: 'rotation'; readonly url: string; readonly cycle: readonly string[] }
+  )

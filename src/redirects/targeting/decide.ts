@@ -10,6 +10,7 @@
  * Only the part of the visitor the link's rules need is read.
  */
 import type { Platform } from '../../links/targeting-keys.js'
+import { isIntentUrl } from '../../shared/destination-url.js'
 import { rotationDestination } from './rotation.js'
 import type { CompiledTargeting, RuleKind, TargetRule } from './compiled-targeting.js'
 
@@ -48,11 +49,7 @@ export function matchingRule(
   return null
 }
 
-/**
- * The destination URL. `rotationCounter` is read only by rotation links (`kind: 'rotation'`):
- * the caller advances it atomically for those and may pass 0 for the others.
- */
-export function decide(
+function targeted(
   compiled: CompiledTargeting,
   visitor: TargetingVisitor,
   rotationCounter: number | bigint,
@@ -60,4 +57,20 @@ export function decide(
   if (compiled.kind === 'none') return compiled.url
   if (compiled.kind === 'rotation') return rotationDestination(compiled.cycle, rotationCounter)
   return matchingRule(compiled, visitor)?.destination ?? compiled.url
+}
+
+/**
+ * The destination URL. `rotationCounter` is read only by rotation links (`kind: 'rotation'`):
+ * the caller advances it atomically for those and may pass 0 for the others. An Android intent
+ * goes to Android visitors only; the others get `offAndroid` (the main URL) instead.
+ */
+export function decide(
+  compiled: CompiledTargeting,
+  visitor: TargetingVisitor,
+  rotationCounter: number | bigint,
+): string {
+  const destination = targeted(compiled, visitor, rotationCounter)
+  const { offAndroid } = compiled
+  if (offAndroid === undefined || visitor.platform === 'Android') return destination
+  return isIntentUrl(destination) ? offAndroid : destination
 }

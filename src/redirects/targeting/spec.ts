@@ -3,6 +3,7 @@
  * and the four lists, each `null` or already validated. Lists other than the active one are kept
  * but ignored.
  */
+import type { RotationEntry } from '../../db/types.js'
 import type { TargetEntry } from '../../links/field-rules.js'
 import type { TargetType } from '../../links/targeting-keys.js'
 
@@ -12,5 +13,5 @@ export interface TargetingSpec {
   country: readonly TargetEntry[] | null
   platform: readonly TargetEntry[] | null
   language: readonly TargetEntry[] | null
-  rotation: readonly { value: string }[] | null
+  rotation: readonly RotationEntry[] | null
 }
