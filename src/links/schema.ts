@@ -12,6 +12,12 @@ import {
   type Static,
 } from '../shared/schema.js'
 import { SpaceRecord } from '../spaces/schema.js'
+import {
+  MAX_CONDITION_TEXT,
+  MAX_RULE_CONDITIONS,
+  MAX_RULES,
+  RULE_CONDITION_TYPES,
+} from './redirect-rules.js'
 import { MAX_TARGET_ENTRIES, TARGET_KEYS } from './targeting-keys.js'
 
 const HttpUrl = (description?: string) =>
@@ -19,6 +25,17 @@ const HttpUrl = (description?: string) =>
 
 const KeyValue = Type.Object({ key: Type.String(), value: Type.String() })
 const ValueOnly = Type.Object({ value: Type.String() })
+
+const RuleRecord = Type.Object({
+  conditions: Type.Array(
+    Type.Object({
+      type: StringEnum(RULE_CONDITION_TYPES),
+      key: Type.Optional(Type.String({ description: 'Query conditions only.' })),
+      value: Type.Optional(Type.String({ description: 'Absent only on a query condition.' })),
+    }),
+  ),
+  url: Type.String(),
+})
 
 export const LinkRecord = Type.Object({
   id: Type.Integer(),
@@ -32,6 +49,7 @@ export const LinkRecord = Type.Object({
   language_target: Nullable(Type.Array(KeyValue)),
   rotation_target: Nullable(Type.Array(ValueOnly)),
   last_rotation: Nullable(Type.Integer()),
+  rules: Type.Array(RuleRecord, { description: 'Redirect rules, in order; `[]` when none.' }),
   disabled: Type.Integer(),
   privacy: Type.Integer(),
   privacy_password: Type.Boolean({ description: 'Whether a statistics password is set.' }),
@@ -58,6 +76,51 @@ function targetList(list: keyof typeof TARGET_KEYS, description: string) {
   )
   return Type.Optional(Nullable(Type.Array(entry, { maxItems: MAX_TARGET_ENTRIES, description })))
 }
+
+const RuleCondition = Type.Object(
+  {
+    type: Type.Optional(Nullable(StringEnum(RULE_CONDITION_TYPES))),
+    key: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: MAX_CONDITION_TEXT,
+          description: 'Query conditions only: the name of the short URL parameter.',
+        }),
+      ),
+    ),
+    value: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: MAX_CONDITION_TEXT,
+          description:
+            'country: ISO 3166-1 alpha-2; region: ISO 3166-2 (`US-CA`); platform: a targeting ' +
+            'platform; device: mobile, tablet or desktop; browser: a name as the `browser` ' +
+            'statistics give it; language: ISO 639-1; before, after: an ISO 8601 instant; ' +
+            'query: the value the parameter must equal (empty: any value).',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+/** A rule's `url` is checked as the link's own `url` is. */
+const RuleUrl = HttpUrl
+
+const Rule = Type.Object(
+  {
+    conditions: Type.Optional(
+      Nullable(
+        Type.Array(RuleCondition, {
+          maxItems: MAX_RULE_CONDITIONS,
+          description: 'All must hold (at least one).',
+        }),
+      ),
+    ),
+    url: Type.Optional(Nullable(RuleUrl('Where a visitor who meets every condition goes.'))),
+  },
+  { additionalProperties: false },
+)
 
 const fields = {
   url: HttpUrl('The link to be shortened.'),
@@ -118,6 +181,16 @@ const fields = {
           description: 'Rotation destinations (round-robin with `url`).',
         },
       ),
+    ),
+  ),
+  rules: Type.Optional(
+    Nullable(
+      Type.Array(Rule, {
+        maxItems: MAX_RULES,
+        description:
+          'Redirect rules, in order: the first whose conditions all hold sends the visitor to ' +
+          'its `url`, before the targeting list. Replaces the list; empty clears it.',
+      }),
     ),
   ),
 }

@@ -24,6 +24,7 @@ import {
   rotationList,
 } from './field-rules.js'
 import { linkRecord } from './record.js'
+import { ruleList } from './redirect-rules.js'
 import type { LinkInput, LinkRecord } from './schema.js'
 import type { LinkFilter, LinkStore } from './store.js'
 import { TARGET_LISTS } from './targeting-keys.js'
@@ -407,6 +408,9 @@ export class LinkService {
       if (raw === undefined || errors.hasOwn(list)) continue
       if (list === 'rotation') out.rotation_target = raw === null ? null : rotationList(raw)
       else out[`${list}_target`] = raw === null ? null : keyedList(list, raw, errors)
+    }
+    if (input.rules !== undefined && !errors.hasOwn('rules')) {
+      out.rules = input.rules === null ? null : ruleList(input.rules, errors)
     }
     return out
   }
