@@ -108,7 +108,9 @@ function condition(raw: RawCondition, at: string, errors: FieldErrors): StoredCo
   if (!given('value')) errors.add(`${at}.value`, `The ${at}.value field is required.`)
   if (value === undefined || value === null) return null
   const stored = storedValue(type as Exclude<RuleConditionType, 'query'>, value)
-  if (stored === null) errors.add(`${at}.value`, invalidValue(type as RuleConditionType, at))
+  if (stored === null) {
+    errors.add(`${at}.value`, invalidValue(type as RuleConditionType, `${at}.value`))
+  }
   return stored === null || key !== undefined ? null : { type, value: stored }
 }
 
