@@ -14,6 +14,19 @@ export interface RotationEntry {
   weight?: number
 }
 
+/** One condition of a redirect rule as stored (`key` only for `query`, `value` absent only there). */
+export interface StoredCondition {
+  type: string
+  key?: string
+  value?: string
+}
+
+/** A redirect rule as stored: every condition must hold for the visitor to go to `url`. */
+export interface StoredRule {
+  conditions: StoredCondition[]
+  url: string
+}
+
 export interface UsersTable {
   id: Generated<number>
   name: string
@@ -105,6 +118,8 @@ export interface LinksTable {
   language_target: string | null
   rotation_target: string | null
   last_rotation: number | null
+  /** Redirect rules as JSON text; null when the link has none. */
+  rules: ColumnType<string | null, string | null | undefined, string | null>
   disabled: number
   privacy: number
   privacy_password: string | null
@@ -297,7 +312,7 @@ export type PixelRow = Selectable<PixelsTable>
 /** A link's row as stored: its targeting lists are JSON text. */
 export type StoredLinkRow = Selectable<LinksTable>
 /**
- * A link's targeting lists as the stores hand them over and take them: lists, parsed from
+ * A link's targeting lists and redirect rules as the stores hand them over and take them: lists, parsed from
  * their JSON columns on read and written back as JSON (links/stored-link.ts).
  */
 export interface LinkTargetLists {
@@ -305,6 +320,7 @@ export interface LinkTargetLists {
   platform_target: TargetEntry[] | null
   language_target: TargetEntry[] | null
   rotation_target: RotationEntry[] | null
+  rules: StoredRule[] | null
 }
 export type TargetColumn = keyof LinkTargetLists
 /** A link as the stores read it. */

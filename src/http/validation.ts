@@ -93,21 +93,20 @@ export function collectIssues(
 /**
  * Removes what failed from a body so later rules see only values of the right shape: a failing
  * field, a failing item of a list (left as a hole, so positions keep their numbers), or a
- * failing part of a list entry.
+ * failing part of a list entry, however deep (`rules.0.conditions.1.value`).
  */
 function removeFailed(body: Record<string, unknown>, issues: readonly SchemaIssue[]): void {
   for (const issue of issues) {
-    const [top, index, part] = fieldName(issue).split('.')
-    if (!top) continue
-    const list = body[top]
-    if (index === undefined || !Array.isArray(list) || !/^\d+$/.test(index)) {
-      Reflect.deleteProperty(body, top)
-      continue
+    const path = fieldName(issue).split('.')
+    if (!path[0]) continue
+    let parent: unknown = body
+    for (const part of path.slice(0, -1)) {
+      parent = typeof parent === 'object' && parent !== null ? Reflect.get(parent, part) : null
     }
-    const item: unknown = list[Number(index)]
-    if (part !== undefined && typeof item === 'object' && item !== null)
-      Reflect.deleteProperty(item, part)
-    else list[Number(index)] = undefined
+    const last = path[path.length - 1]!
+    if (Array.isArray(parent) && /^\d+$/.test(last)) parent[Number(last)] = undefined
+    else if (typeof parent === 'object' && parent !== null) Reflect.deleteProperty(parent, last)
+    else Reflect.deleteProperty(body, path[0])
   }
 }
 

@@ -93,6 +93,8 @@ export function linkRecord(row: LinkRow, { domain, space, pixels }: LinkRelation
     language_target: row.language_target,
     rotation_target: row.rotation_target,
     last_rotation: row.last_rotation,
+    // Stored rules passed the field rules, which allow only these condition types.
+    rules: (row.rules ?? []) as LinkRecord['rules'],
     disabled: row.disabled,
     privacy: row.privacy,
     privacy_password: row.privacy_password !== null,

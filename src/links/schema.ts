@@ -13,6 +13,12 @@ import {
 } from '../shared/schema.js'
 import { SpaceRecord } from '../spaces/schema.js'
 import { DestinationUrl } from './destination-url.js'
+import {
+  MAX_CONDITION_TEXT,
+  MAX_RULE_CONDITIONS,
+  MAX_RULES,
+  RULE_CONDITION_TYPES,
+} from './redirect-rules.js'
 import { MAX_TARGET_ENTRIES, MAX_WEIGHT, TARGET_KEYS } from './targeting-keys.js'
 
 const KeyValue = Type.Object({ key: Type.String(), value: Type.String() })
@@ -21,6 +27,17 @@ const RotationEntry = Type.Object({
   weight: Type.Optional(
     Type.Integer({ description: 'Only on weighted rotations: the share in 100 visits.' }),
   ),
+})
+
+const RuleRecord = Type.Object({
+  conditions: Type.Array(
+    Type.Object({
+      type: StringEnum(RULE_CONDITION_TYPES),
+      key: Type.Optional(Type.String({ description: 'Query conditions only.' })),
+      value: Type.Optional(Type.String({ description: 'Absent only on a query condition.' })),
+    }),
+  ),
+  url: Type.String(),
 })
 
 export const LinkRecord = Type.Object({
@@ -35,6 +52,7 @@ export const LinkRecord = Type.Object({
   language_target: Nullable(Type.Array(KeyValue)),
   rotation_target: Nullable(Type.Array(RotationEntry)),
   last_rotation: Nullable(Type.Integer()),
+  rules: Type.Array(RuleRecord, { description: 'Redirect rules, in order; `[]` when none.' }),
   disabled: Type.Integer(),
   privacy: Type.Integer(),
   privacy_password: Type.Boolean({ description: 'Whether a statistics password is set.' }),
@@ -61,6 +79,51 @@ function targetList(list: keyof typeof TARGET_KEYS, description: string) {
   )
   return Type.Optional(Nullable(Type.Array(entry, { maxItems: MAX_TARGET_ENTRIES, description })))
 }
+
+const RuleCondition = Type.Object(
+  {
+    type: Type.Optional(Nullable(StringEnum(RULE_CONDITION_TYPES))),
+    key: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: MAX_CONDITION_TEXT,
+          description: 'Query conditions only: the name of the short URL parameter.',
+        }),
+      ),
+    ),
+    value: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: MAX_CONDITION_TEXT,
+          description:
+            'country: ISO 3166-1 alpha-2; region: ISO 3166-2 (`US-CA`); platform: a targeting ' +
+            'platform; device: mobile, tablet or desktop; browser: a name as the `browser` ' +
+            'statistics give it; language: ISO 639-1; before, after: an ISO 8601 instant; ' +
+            'query: the value the parameter must equal (empty: any value).',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+/** A rule's `url` is checked as the link's own `url` is. */
+const RuleUrl = DestinationUrl
+
+const Rule = Type.Object(
+  {
+    conditions: Type.Optional(
+      Nullable(
+        Type.Array(RuleCondition, {
+          maxItems: MAX_RULE_CONDITIONS,
+          description: 'All must hold (at least one).',
+        }),
+      ),
+    ),
+    url: Type.Optional(Nullable(RuleUrl('Where a visitor who meets every condition goes.'))),
+  },
+  { additionalProperties: false },
+)
 
 const fields = {
   url: DestinationUrl(
@@ -141,6 +204,16 @@ const fields = {
             'Rotation destinations: round-robin with `url`, or weighted (smooth weighted round-robin) when the entries carry `weight`. The weights add up to at most 100 (422 on `rotation`).',
         },
       ),
+    ),
+  ),
+  rules: Type.Optional(
+    Nullable(
+      Type.Array(Rule, {
+        maxItems: MAX_RULES,
+        description:
+          'Redirect rules, in order: the first whose conditions all hold sends the visitor to ' +
+          'its `url`, before the targeting list. Replaces the list; empty clears it.',
+      }),
     ),
   ),
 }

@@ -24,6 +24,7 @@ import {
 } from './field-rules.js'
 import { rotationEntries } from './rotation-list.js'
 import { linkRecord } from './record.js'
+import { ruleList } from './redirect-rules.js'
 import type { LinkInput, LinkRecord } from './schema.js'
 import type { LinkFilter, LinkStore } from './store.js'
 import { TARGET_LISTS } from './targeting-keys.js'
@@ -408,6 +409,9 @@ export class LinkService {
       if (list === 'rotation')
         out.rotation_target = raw === null ? null : rotationEntries(raw, errors)
       else out[`${list}_target`] = raw === null ? null : keyedList(list, raw, errors)
+    }
+    if (input.rules !== undefined && !errors.hasOwn('rules')) {
+      out.rules = input.rules === null ? null : ruleList(input.rules, errors)
     }
     return out
   }

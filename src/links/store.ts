@@ -109,6 +109,7 @@ const NEW_LINK_COLUMNS = everyColumn<Omit<NewLinkRow, 'id'>>()([
   'language_target',
   'rotation_target',
   'last_rotation',
+  'rules',
   'disabled',
   'privacy',
   'privacy_password',

@@ -1,5 +1,5 @@
 /**
- * A link's targeting lists are stored as JSON text. The stores parse them on every read and
+ * A link's targeting lists and redirect rules are stored as JSON text. The stores parse them on every read and
  * write them back as JSON on every write, here: the services, the records and the redirect see
  * typed lists, parsed once.
  */
@@ -19,6 +19,7 @@ const TARGET_COLUMNS = [
   'platform_target',
   'language_target',
   'rotation_target',
+  'rules',
 ] as const satisfies readonly TargetColumn[]
 
 function parsed<T>(json: string | null): T[] | null {
@@ -33,6 +34,7 @@ export function linkFromStored(row: StoredLinkRow): LinkRow {
     platform_target: parsed(row.platform_target),
     language_target: parsed(row.language_target),
     rotation_target: parsed(row.rotation_target),
+    rules: parsed(row.rules),
   }
 }
 
@@ -48,18 +50,19 @@ function storedLists(lists: Partial<LinkTargetLists>): { [C in TargetColumn]?: s
 
 /** A new link's row as stored. */
 export function newLinkToStored(row: NewLinkRow): Insertable<LinksTable> {
-  const { country_target, platform_target, language_target, rotation_target, ...rest } = row
+  const { country_target, platform_target, language_target, rotation_target, rules, ...rest } = row
   return {
     ...rest,
-    ...storedLists({ country_target, platform_target, language_target, rotation_target }),
+    ...storedLists({ country_target, platform_target, language_target, rotation_target, rules }),
   }
 }
 
 /** A change of a link's columns as stored. */
 export function changesToStored(changes: LinkRowUpdate): Updateable<LinksTable> {
-  const { country_target, platform_target, language_target, rotation_target, ...rest } = changes
+  const { country_target, platform_target, language_target, rotation_target, rules, ...rest } =
+    changes
   return {
     ...rest,
-    ...storedLists({ country_target, platform_target, language_target, rotation_target }),
+    ...storedLists({ country_target, platform_target, language_target, rotation_target, rules }),
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The preview of a link at `/<alias>+`: destination, expiry, targeting rules and a link to the
+ * The preview of a link at `/<alias>+`: destination, expiry, redirect rules, targeting and a link to the
  * statistics. Counting nothing, it is sent with 200. The caller must gate it like the redirect:
  * for a password link, show `passwordPage` first; `protected` here only labels the link.
  */
@@ -23,6 +23,8 @@ export interface PreviewPageInput {
   expirationClicks: number | null
   clicks: number
   targeting: PreviewTargeting | null
+  /** Redirect rules in order: the conditions in words, and the URL. */
+  rules?: { when: string; url: string }[]
   statsUrl: string | null
   protected: boolean
 }
@@ -69,6 +71,14 @@ function targeting(rules: PreviewTargeting): SafeHtml {
 ${items}</ul></dd>`
 }
 
+function redirectRules(rules: { when: string; url: string }[]): SafeHtml {
+  const items = rules.map((rule) => markup`<li>${rule.when} → ${outboundLink(rule.url)}</li>\n`)
+  return markup`<dt>Rules</dt>
+<dd><p class="muted">The first that holds, before targeting:</p><ol id="preview-rules">
+${items}</ol></dd>
+`
+}
+
 export function previewPage(input: PreviewPageInput): RenderedPage {
   const rules = input.targeting && input.targeting.entries.length > 0 ? input.targeting : null
   const stats = input.statsUrl
@@ -83,7 +93,7 @@ ${input.title ? markup`<p><strong>${input.title}</strong></p>` : null}
 <p>${outboundLink(input.destination)}</p>
 <dl>
 <dt>Expires</dt><dd>${expiry(input)}</dd>
-${protectedRow}${rules ? targeting(rules) : null}
+${protectedRow}${input.rules?.length ? redirectRules(input.rules) : null}${rules ? targeting(rules) : null}
 </dl>
 <div class="actions">
 <a class="button" href="${safeHref(input.shortUrl)}">Open the link</a>${stats}

@@ -9,6 +9,7 @@ import type { ClickEvent } from '../clicks/event.js'
 import type { DomainRow } from '../db/types.js'
 import type { AttemptLimiter } from '../limits/attempt-limiter.js'
 import { isReservedAlias } from '../links/field-rules.js'
+import { ruleWords } from '../links/rule-words.js'
 import type { PasswordGate } from '../passwords/gate.js'
 import type { PixelType } from '../pixels/types.js'
 import { whenReady, type MaybePromise } from '../shared/maybe-promise.js'
@@ -25,9 +26,10 @@ import {
   type PreviewFacts,
 } from './outcome.js'
 import { mergeQuery } from './query-merge.js'
-import type { RedirectLink } from './redirect-link.js'
+import { href, type RedirectLink } from './redirect-link.js'
 import type { RotationCounter } from './rotation-counter.js'
 import type { RedirectStore } from './store.js'
+import { firstRuleUrl } from './targeting/compiled-rules.js'
 import { decide } from './targeting/decide.js'
 
 export interface VisitInput {
@@ -139,40 +141,52 @@ export class RedirectEngine {
     })
   }
 
-  /** Steps 7 to 9 for a click that counts: targeting, then pixels or the redirect. */
+  /** Steps 7 to 9 for a click that counts: rules, then targeting, then pixels or the redirect. */
   private counted(
     link: RedirectLink,
     input: VisitInput,
     visitor: VisitorContext,
     counted: boolean,
   ): MaybePromise<Visit> {
+    const ruled = link.rules.length === 0 ? null : firstRuleUrl(link.rules, visitor, input.query)
+    if (ruled !== null) return this.sent(link, input, visitor, counted, ruled)
     const { targeting } = link
     const counter =
       targeting.kind === 'rotation'
         ? this.rotation.next(link.id, targeting.cycle.length, link.lastRotation)
         : 0
-    return whenReady(counter, (position) => {
-      const destination = decide(targeting, visitor, position)
-      const click: ClickEvent = {
-        linkId: link.id,
-        counted,
-        at: visitor.time,
-        ip: input.ip,
-        userAgent: input.userAgent ?? '',
-        acceptLanguage: input.acceptLanguage,
-        referer: input.referer,
-      }
-      if (link.pixels.length === 0)
-        return { outcome: this.redirectTo(destination, input.query), click }
-      const pixels = link.pixels.map((p) => ({ type: p.type as PixelType, value: p.value }))
-      const outcome = page(200, {
-        page: 'pixels' as const,
-        destination: mergeQuery(destination, input.query),
-        pixels,
-        consent: this.options.pixelConsent,
-      })
-      return { outcome, click }
+    return whenReady(counter, (position) =>
+      this.sent(link, input, visitor, counted, decide(targeting, visitor, position)),
+    )
+  }
+
+  /** Step 8 or 9 to the chosen destination, with the click to record. */
+  private sent(
+    link: RedirectLink,
+    input: VisitInput,
+    visitor: VisitorContext,
+    counted: boolean,
+    destination: string,
+  ): Visit {
+    const click: ClickEvent = {
+      linkId: link.id,
+      counted,
+      at: visitor.time,
+      ip: input.ip,
+      userAgent: input.userAgent ?? '',
+      acceptLanguage: input.acceptLanguage,
+      referer: input.referer,
+    }
+    if (link.pixels.length === 0)
+      return { outcome: this.redirectTo(destination, input.query), click }
+    const pixels = link.pixels.map((p) => ({ type: p.type as PixelType, value: p.value }))
+    const outcome = page(200, {
+      page: 'pixels' as const,
+      destination: mergeQuery(destination, input.query),
+      pixels,
+      consent: this.options.pixelConsent,
     })
+    return { outcome, click }
   }
 
   /** A password sent from the form: remembered and redirected back on success. */
@@ -258,6 +272,10 @@ function previewFacts(link: RedirectLink): PreviewFacts {
       entries && entries.length > 0
         ? { type: names[link.targetType]!, entries: [...entries] }
         : null,
+    rules: link.storedRules.map((rule) => ({
+      when: ruleWords(rule.conditions),
+      url: href(rule.url),
+    })),
     statsUrl: link.privacy === 1 ? null : `${link.shortUrl}/stats`,
     protected: link.passwordHash !== null,
   }

@@ -27,6 +27,8 @@ export interface PreviewFacts {
   clicks: number
   /** The rules of the link's targeting type, or null when it has none. */
   targeting: { type: string; entries: { key?: string; value: string; weight?: number }[] } | null
+  /** The redirect rules in order, each its conditions in words and its URL. */
+  rules: { when: string; url: string }[]
   statsUrl: string | null
   protected: boolean
 }

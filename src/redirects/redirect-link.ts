@@ -4,11 +4,13 @@
  */
 import type { DomainRow } from '../db/types.js'
 import type { TargetEntry } from '../links/field-rules.js'
+import type { StoredRule } from '../links/redirect-rules.js'
 import type { TargetType } from '../links/targeting-keys.js'
 import { sha256 } from '../shared/secrets.js'
 import type { RedirectLinkRow } from './store.js'
 import { isIntentUrl } from '../shared/destination-url.js'
 import { compileTargeting, offAndroidUrl } from './targeting/compile.js'
+import { compileRules, type CompiledRules } from './targeting/compiled-rules.js'
 import type { CompiledTargeting } from './targeting/compiled-targeting.js'
 
 export interface RedirectLink {
@@ -36,6 +38,9 @@ export interface RedirectLink {
   readonly privacyPasswordTag: string
   readonly targetType: TargetType
   readonly targeting: CompiledTargeting
+  /** Redirect rules, consulted before `targeting`. */
+  readonly rules: CompiledRules
+  readonly storedRules: readonly StoredRule[]
   readonly lastRotation: number | null
   readonly pixels: readonly { type: string; value: string }[]
   readonly targetLists: {
@@ -97,6 +102,8 @@ export function toRedirectLink(row: RedirectLinkRow, domain: DomainRow): Redirec
     privacyPasswordTag: tag(link.privacy_password),
     targetType,
     targeting: compileTargeting({ url, targetType, ...targetLists }),
+    rules: compileRules(link.rules, href),
+    storedRules: link.rules ?? [],
     lastRotation: link.last_rotation,
     pixels: row.pixels,
     targetLists,

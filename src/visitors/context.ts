@@ -25,6 +25,8 @@ export interface VisitorContext {
   readonly time: number
   /** ISO 3166-1 alpha-2, upper case. */
   readonly country: string | null
+  /** ISO 3166-2 subdivision (`US-CA`); null when not known (no city database). */
+  readonly region: string | null
   readonly platform: Platform | null
   /** ISO 639-1 codes, most preferred first. */
   readonly languages: readonly string[]
@@ -68,6 +70,9 @@ class LazyVisitor implements VisitorContext {
   get country(): string | null {
     if (this.#country === undefined) this.#country = countryOf(this.#input.ip)
     return this.#country
+  }
+  get region(): string | null {
+    return null
   }
   get platform(): Platform | null {
     if (this.#platform === undefined) this.#platform = platformOf(this.#input.userAgent)

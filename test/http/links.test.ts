@@ -101,6 +101,7 @@ describe('store', () => {
         language_target: [{ key: 'de', value: 'https://example.com/de' }],
         rotation_target: [{ value: 'https://a.example/' }, { value: 'https://b.example/' }],
         last_rotation: null,
+        rules: [],
         disabled: 1,
         privacy: 2,
         privacy_password: true,

@@ -1,0 +1,121 @@
+/**
+ * A link's redirect rules compiled once per cached link: each rule a URL (in `href` form) and
+ * its conditions as tests on the visit, cheapest first (the visit time and the query before the
+ * User-Agent, the GeoIP lookups, and the browser name, which costs a full User-Agent parse).
+ * A stored rule with a condition this code cannot read is left out rather than thrown on.
+ */
+import type { StoredCondition, StoredRule } from '../../links/redirect-rules.js'
+import { PLATFORMS, type Platform } from '../../links/targeting-keys.js'
+import type { DeviceType } from '../../visitors/user-agent.js'
+import type { TargetingVisitor } from './decide.js'
+
+/** What rules read of the visitor (a `VisitorContext` is one). */
+export interface RuleVisitor extends TargetingVisitor {
+  /** When the visit came, epoch milliseconds. */
+  readonly time: number
+  /** ISO 3166-2 (`US-CA`), or the subdivision part alone beside `country`; null when unknown. */
+  readonly region: string | null
+  readonly device: DeviceType
+  readonly browser: string | null
+}
+
+/** The short URL's query parameters, parsed on first use. */
+export type QueryParams = () => URLSearchParams
+
+export type RuleTest = (visitor: RuleVisitor, query: QueryParams) => boolean
+
+export interface CompiledRule {
+  readonly url: string
+  readonly tests: readonly RuleTest[]
+}
+
+export type CompiledRules = readonly CompiledRule[]
+
+export const NO_RULES: CompiledRules = []
+
+const PLATFORM_NAMES = new Set<string>(PLATFORMS)
+
+/** The visitor's region as ISO 3166-2, upper case. */
+function regionOf(visitor: RuleVisitor): string | null {
+  const region = visitor.region
+  if (region === null) return null
+  if (region.includes('-')) return region.toUpperCase()
+  const country = visitor.country
+  return country === null ? null : `${country}-${region.toUpperCase()}`
+}
+
+/** A condition's test and its cost rank (lower runs first), or null when it cannot be read. */
+function test(condition: StoredCondition): [RuleTest, number] | null {
+  const { type, key, value } = condition
+  if (type === 'query') {
+    if (typeof key !== 'string') return null
+    if (value === undefined) return [(_, query) => query().has(key), 1]
+    return [(_, query) => query().getAll(key).includes(value), 1]
+  }
+  if (typeof value !== 'string') return null
+  switch (type) {
+    case 'before': {
+      const at = Date.parse(value)
+      return Number.isFinite(at) ? [(v) => v.time < at, 0] : null
+    }
+    case 'after': {
+      const at = Date.parse(value)
+      return Number.isFinite(at) ? [(v) => v.time >= at, 0] : null
+    }
+    case 'platform': {
+      if (!PLATFORM_NAMES.has(value)) return null
+      const platform = value as Platform
+      // Ubuntu is a Linux: a Linux condition holds for it too.
+      if (platform === 'Linux') return [(v) => v.platform === 'Linux' || v.platform === 'Ubuntu', 2]
+      return [(v) => v.platform === platform, 2]
+    }
+    case 'device':
+      return [(v) => v.device === value, 2]
+    case 'language':
+      return [(v) => v.languages.includes(value), 2]
+    case 'country':
+      return [(v) => v.country === value, 3]
+    case 'region':
+      return [(v) => regionOf(v) === value, 4]
+    case 'browser': {
+      const name = value.toLowerCase()
+      return [(v) => v.browser?.toLowerCase() === name, 5]
+    }
+    default:
+      return null
+  }
+}
+
+/** The rules of a link; `href` puts each URL in the form a Location header takes. */
+export function compileRules(
+  rules: readonly StoredRule[] | null,
+  href: (url: string) => string,
+): CompiledRules {
+  if (rules === null || rules.length === 0) return NO_RULES
+  const out: CompiledRule[] = []
+  for (const rule of rules) {
+    if (!Array.isArray(rule?.conditions) || typeof rule.url !== 'string') continue
+    const tests = rule.conditions.map(test)
+    if (tests.length === 0 || tests.some((t) => t === null)) continue
+    const ordered = (tests as [RuleTest, number][]).sort((a, b) => a[1] - b[1])
+    out.push({ url: href(rule.url), tests: ordered.map(([t]) => t) })
+  }
+  return out.length > 0 ? out : NO_RULES
+}
+
+/**
+ * The URL of the first rule whose conditions all hold for this visit, or null (then the
+ * targeting list decides). Pure: the same link, visitor and query give the same answer.
+ */
+export function firstRuleUrl(
+  rules: CompiledRules,
+  visitor: RuleVisitor,
+  query: string,
+): string | null {
+  let parsed: URLSearchParams | undefined
+  const params: QueryParams = () => (parsed ??= new URLSearchParams(query))
+  for (const rule of rules) {
+    if (rule.tests.every((t) => t(visitor, params))) return rule.url
+  }
+  return null
+}
