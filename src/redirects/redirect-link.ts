@@ -4,6 +4,7 @@
  */
 import type { DomainRow } from '../db/types.js'
 import type { TargetEntry } from '../links/field-rules.js'
+import { socialPreviewOf, type SocialPreview } from '../links/social-preview.js'
 import type { TargetType } from '../links/targeting-keys.js'
 import { sha256 } from '../shared/secrets.js'
 import type { RedirectLinkRow } from './store.js'
@@ -35,6 +36,8 @@ export interface RedirectLink {
   readonly targeting: CompiledTargeting
   readonly lastRotation: number | null
   readonly pixels: readonly { type: string; value: string }[]
+  /** What link-preview fetchers are shown instead of the redirect; null: they are redirected. */
+  readonly social: SocialPreview | null
   readonly targetLists: {
     readonly country: readonly TargetEntry[] | null
     readonly platform: readonly TargetEntry[] | null
@@ -93,6 +96,7 @@ export function toRedirectLink(row: RedirectLinkRow, domain: DomainRow): Redirec
     targeting: compileTargeting({ url, targetType, ...targetLists }),
     lastRotation: link.last_rotation,
     pixels: row.pixels,
+    social: socialPreviewOf(link),
     targetLists,
   }
 }
