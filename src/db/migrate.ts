@@ -27,6 +27,7 @@ import { normalisedUrls } from './migrations/0023-normalised-urls.js'
 import { webhookOutboxPendingAge } from './migrations/0024-webhook-outbox-pending-age.js'
 import { clickStream } from './migrations/0025-click-stream.js'
 import { redirectRules } from './migrations/0030-redirect-rules.js'
+import { socialPreviews } from './migrations/0031-social-previews.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -53,6 +54,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0024-webhook-outbox-pending-age': webhookOutboxPendingAge(),
     '0025-click-stream': clickStream(dialect),
     '0030-redirect-rules': redirectRules(),
+    '0031-social-previews': socialPreviews(),
   }
 }
 

@@ -132,6 +132,10 @@ export interface LinksTable {
   updated_at: number
   /** When a background title fetch was asked for and has not finished (null: none pending). */
   title_fetch_at: ColumnType<number | null, number | null | undefined, number | null>
+  /** The social preview (migration 0031): what link-preview fetchers are shown; null: unset. */
+  og_title: string | null
+  og_description: string | null
+  og_image: string | null
 }
 
 export interface LinkPixelsTable {

@@ -1,7 +1,8 @@
 /**
  * The outcome label of a visit, from the engine's answer: a redirect the engine sends elsewhere
  * says why (expired, not found); otherwise one with a click is a redirect and one without is a
- * bot's (a HEAD request counts no click either, but is a redirect).
+ * bot's (a HEAD request counts no click either, but is a redirect). The social page a
+ * link-preview fetcher is shown is a bot's too.
  */
 import type { Visit } from '../redirects/engine.js'
 import type { VisitOutcome } from '../shared/metrics.js'
@@ -24,6 +25,8 @@ export function visitOutcome(visit: Visit, head: boolean): VisitOutcome {
       return 'password'
     case 'preview':
       return 'preview'
+    case 'social':
+      return 'bot'
     case 'too-many-attempts':
       return 'limited'
   }

@@ -10,6 +10,7 @@ import {
   passwordPage,
   pixelPage,
   previewPage,
+  socialPage,
   statsPrivatePage,
   tooManyAttemptsPage,
   type RenderedPage,
@@ -39,6 +40,8 @@ export function renderVisitPage(facts: VisitPage): RenderedPage {
     }
     case 'preview':
       return previewPage(facts)
+    case 'social':
+      return socialPage(facts)
     case 'pixels':
       return pixelPage(facts)
   }

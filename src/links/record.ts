@@ -108,5 +108,8 @@ export function linkRecord(row: LinkRow, { domain, space, pixels }: LinkRelation
     ends_at: isoMicro(row.ends_at),
     created_at: isoMicro(row.created_at)!,
     updated_at: isoMicro(row.updated_at)!,
+    og_title: row.og_title,
+    og_description: row.og_description,
+    og_image: row.og_image,
   }
 }

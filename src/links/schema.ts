@@ -21,6 +21,9 @@ import {
 } from './redirect-rules.js'
 import { MAX_TARGET_ENTRIES, MAX_WEIGHT, TARGET_KEYS } from './targeting-keys.js'
 
+const HttpUrl = (description?: string) =>
+  FormattedString('http-url', { maxLength: 2048, ...(description ? { description } : {}) })
+
 const KeyValue = Type.Object({ key: Type.String(), value: Type.String() })
 const RotationEntry = Type.Object({
   value: Type.String(),
@@ -66,6 +69,9 @@ export const LinkRecord = Type.Object({
   ends_at: Nullable(Timestamp),
   created_at: Timestamp,
   updated_at: Timestamp,
+  og_title: Nullable(Type.String({ description: 'Social preview title; null: none.' })),
+  og_description: Nullable(Type.String({ description: 'Social preview description; null: none.' })),
+  og_image: Nullable(Type.String({ description: 'Social preview image URL; null: none.' })),
 })
 export type LinkRecord = Static<typeof LinkRecord>
 
@@ -179,6 +185,25 @@ const fields = {
   country: targetList('country', 'Country targeting: `key` ISO 3166-1 alpha-2, `value` a URL.'),
   platform: targetList('platform', 'Platform targeting.'),
   language: targetList('language', 'Language targeting: `key` ISO 639-1.'),
+  og_title: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: 255,
+        description: 'Title link-preview fetchers (Slack, X, Facebook …) show. Empty clears it.',
+      }),
+    ),
+  ),
+  og_description: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: 1000,
+        description: 'Description of the social preview. Empty clears it.',
+      }),
+    ),
+  ),
+  og_image: Type.Optional(
+    Nullable(HttpUrl('Image of the social preview (http or https). Empty clears it.')),
+  ),
   rotation: Type.Optional(
     Nullable(
       Type.Array(

@@ -27,6 +27,7 @@ import { linkRecord } from './record.js'
 import { ruleList } from './redirect-rules.js'
 import type { LinkInput, LinkRecord } from './schema.js'
 import type { LinkFilter, LinkStore } from './store.js'
+import { SOCIAL_FIELDS } from './social-preview.js'
 import { TARGET_LISTS } from './targeting-keys.js'
 import type { TitleQueue } from './title-queue.js'
 
@@ -369,6 +370,7 @@ export class LinkService {
     if (input.privacy !== undefined) out.privacy = input.privacy
     if (input.target_type !== undefined) out.target_type = input.target_type
     if (input.expiration_url !== undefined) out.expiration_url = input.expiration_url
+    for (const field of SOCIAL_FIELDS) if (input[field] !== undefined) out[field] = input[field]
     if (input.expiration_clicks !== undefined) {
       out.expiration_clicks = input.expiration_clicks === 0 ? null : input.expiration_clicks
     }

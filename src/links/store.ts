@@ -121,6 +121,9 @@ const NEW_LINK_COLUMNS = everyColumn<Omit<NewLinkRow, 'id'>>()([
   'created_at',
   'updated_at',
   'title_fetch_at',
+  'og_title',
+  'og_description',
+  'og_image',
 ])
 
 /**

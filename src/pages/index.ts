@@ -10,6 +10,7 @@ export {
   tooManyAttemptsPage,
 } from './notice-pages.js'
 export { previewPage, type PreviewPageInput, type PreviewTargeting } from './preview-page.js'
+export { socialPage, type SocialPageInput } from './social-page.js'
 export {
   pixelPage,
   PIXEL_REDIRECT_DELAY_MS,

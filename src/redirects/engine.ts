@@ -15,6 +15,7 @@ import type { PixelType } from '../pixels/types.js'
 import { whenReady, type MaybePromise } from '../shared/maybe-promise.js'
 import { isoMicro } from '../shared/time.js'
 import { visitorContext, type VisitorContext } from '../visitors/context.js'
+import { isPreviewFetcher } from '../visitors/preview-fetchers.js'
 import { platformOf } from '../visitors/user-agent.js'
 import type { RedirectCache } from './redirect-cache.js'
 import {
@@ -24,6 +25,7 @@ import {
   withQuery,
   type Outcome,
   type PreviewFacts,
+  type SocialFacts,
 } from './outcome.js'
 import { mergeQuery } from './query-merge.js'
 import { href, type RedirectLink } from './redirect-link.js'
@@ -114,6 +116,9 @@ export class RedirectEngine {
     const now = this.now()
     if (link.disabled) return none(DISABLED)
     if (!preview && this.isExpired(link, now)) return none(this.expired(link, input.userAgent))
+    if (link.social !== null && !preview && isPreviewFetcher(input.userAgent)) {
+      return none(page(200, socialFacts(link)))
+    }
     if (
       link.passwordHash !== null &&
       !this.passwords.remembered(link, link.passwordTag, input.cookie)
@@ -278,6 +283,24 @@ function previewFacts(link: RedirectLink): PreviewFacts {
     })),
     statsUrl: link.privacy === 1 ? null : `${link.shortUrl}/stats`,
     protected: link.passwordHash !== null,
+  }
+}
+
+/**
+ * The social page of a link: its own preview fields, the title falling back to the link's title
+ * and then to the short URL. A password link shows neither its destination nor its title (which
+ * may have been fetched from the destination), only the fields its owner set for the preview.
+ */
+function socialFacts(link: RedirectLink): SocialFacts {
+  const social = link.social!
+  const locked = link.passwordHash !== null
+  return {
+    page: 'social',
+    shortUrl: link.shortUrl,
+    title: social.title ?? (locked ? null : link.title) ?? link.shortUrl,
+    description: social.description,
+    image: social.image,
+    destination: locked ? null : link.url,
   }
 }
 

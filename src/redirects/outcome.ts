@@ -33,6 +33,17 @@ export interface PreviewFacts {
   protected: boolean
 }
 
+/** The Open Graph page a link-preview fetcher is shown for a link with a social preview. */
+export interface SocialFacts {
+  page: 'social'
+  shortUrl: string
+  title: string
+  description: string | null
+  image: string | null
+  /** The destination, for a person who lands there; null for a password link (never shown). */
+  destination: string | null
+}
+
 export interface PixelFacts {
   page: 'pixels'
   /** The destination with the visit's query merged in. */
@@ -51,6 +62,7 @@ export type VisitPage =
   | { page: 'too-many-attempts'; reason: 'passwords' | 'lookups'; retryAfterSeconds: number }
   | PasswordFacts
   | PreviewFacts
+  | SocialFacts
   | PixelFacts
 
 /**

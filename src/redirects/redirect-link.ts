@@ -5,6 +5,7 @@
 import type { DomainRow } from '../db/types.js'
 import type { TargetEntry } from '../links/field-rules.js'
 import type { StoredRule } from '../links/redirect-rules.js'
+import { socialPreviewOf, type SocialPreview } from '../links/social-preview.js'
 import type { TargetType } from '../links/targeting-keys.js'
 import { sha256 } from '../shared/secrets.js'
 import type { RedirectLinkRow } from './store.js'
@@ -43,6 +44,8 @@ export interface RedirectLink {
   readonly storedRules: readonly StoredRule[]
   readonly lastRotation: number | null
   readonly pixels: readonly { type: string; value: string }[]
+  /** What link-preview fetchers are shown instead of the redirect; null: they are redirected. */
+  readonly social: SocialPreview | null
   readonly targetLists: {
     readonly country: readonly TargetEntry[] | null
     readonly platform: readonly TargetEntry[] | null
@@ -106,6 +109,7 @@ export function toRedirectLink(row: RedirectLinkRow, domain: DomainRow): Redirec
     storedRules: link.rules ?? [],
     lastRotation: link.last_rotation,
     pixels: row.pixels,
+    social: socialPreviewOf(link),
     targetLists,
   }
 }

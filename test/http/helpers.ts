@@ -40,6 +40,9 @@ export const LINK_FIELDS = [
   'ends_at',
   'created_at',
   'updated_at',
+  'og_title',
+  'og_description',
+  'og_image',
 ]
 export const PIXEL_FIELDS = ['id', 'name', 'type', 'value', 'created_at', 'updated_at']
 export const SPACE_FIELDS = ['id', 'name', 'color', 'created_at', 'updated_at']
@@ -187,6 +190,9 @@ export function linkRecord(t: TestApp, alias: unknown, over: Record<string, unkn
     ends_at: null,
     created_at: anyTimestamp(),
     updated_at: anyTimestamp(),
+    og_title: null,
+    og_description: null,
+    og_image: null,
     ...over,
   }
 }

@@ -118,6 +118,9 @@ describe('store', () => {
         ends_at: '2040-12-31T23:59:00.000000Z',
         created_at: anyTimestamp(),
         updated_at: anyTimestamp(),
+        og_title: null,
+        og_description: null,
+        og_image: null,
       },
       status: 200,
     })

@@ -167,6 +167,7 @@ it('are filled from the links already there when the migration runs', async () =
         '0024-webhook-outbox-pending-age',
         '0025-click-stream',
         '0030-redirect-rules',
+        '0031-social-previews',
       ],
     })
     expect(await counts(db)).toEqual({ kept: { 1: 7, 2: 3 }, real: { 1: 7, 2: 3 } })
@@ -388,6 +389,7 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL, filled', 
         '0024-webhook-outbox-pending-age',
         '0025-click-stream',
         '0030-redirect-rules',
+        '0031-social-previews',
       ],
     })
     expect(await counts(db)).toEqual({
