@@ -68,7 +68,7 @@ describe('slink serve', () => {
     ] as const) {
       rmSync(join(dir, 'serve.db'), { force: true })
       const server = serve(env, [...args])
-      const [, port] = await server.waitFor(LISTENING)
+      const [, port] = await server.waitFor(LISTENING, 90_000)
       const res = await fetch(`http://127.0.0.1:${port}/health`)
       expect(res.status).toBe(200)
       expect(await res.text()).toMatch(body)
@@ -77,7 +77,8 @@ describe('slink serve', () => {
     }
     expect(defaultWorkers({ kind: 'sqlite', path: 'slink.db' }, 8)).toBe(1)
     expect(defaultWorkers({ kind: 'postgres', url: 'postgres://localhost/slink' }, 8)).toBe(8)
-  })
+    // Two servers, one of them a cluster, on a machine that may be busy.
+  }, 120_000)
 
   it('uses INITIAL_API_KEY for the first user and prints no key', async () => {
     const server = serve({
