@@ -19,7 +19,7 @@ import {
   type BenchTarget,
 } from './api.js'
 import { hasWrk } from './load.js'
-import { cpuLine } from './cpu.js'
+import { cpuLine, figureLine, type Figure } from './cpu.js'
 import { redirectBench, type BenchSettings, type RedirectReport } from './redirect.js'
 import { seedDatabase } from './seed.js'
 import { overloadBench, printOverload } from './overload.js'
@@ -44,7 +44,7 @@ const wanted = (name: string) => !only || only.includes(name)
 const hotPaths = (stored: number) =>
   Array.from({ length: 1000 }, (_, i) => `/b${Math.floor((i * stored) / 1000)}`)
 
-function printRedirect(report: RedirectReport): void {
+function printRedirect(report: RedirectReport, figure?: Figure): void {
   console.log(`\n${report.name}`)
   console.log('  round   bare req/s   p50     p99   |  slink req/s   p50     p99   | ratio')
   report.rounds.forEach((r, i) => {
@@ -59,6 +59,8 @@ function printRedirect(report: RedirectReport): void {
   )
   const cpu = cpuLine(report.cpu, report.bareCpu, 'click writer')
   if (cpu !== null) console.log(cpu)
+  const verdict = figureLine(report.cpu, report.slinkP99ms, figure)
+  if (verdict !== null) console.log(verdict)
   const c = report.counted
   console.log(
     `  answered by slink: ${c.requests} requests (wrk's count); stored: ${c.clicks} clicks, ${c.rows} click rows`,
@@ -89,7 +91,8 @@ async function main(): Promise<void> {
         settings,
       ),
     )
-    printRedirect(reports.at(-1)!)
+    // The figure a counted redirect holds on the large database.
+    printRedirect(reports.at(-1)!, stored === 1_000_000 ? { cpuUs: 50, p99ms: 50 } : undefined)
   }
   if (wanted('redirect-2w')) {
     const dbPath = join(settings.dir, 'two-workers.db')

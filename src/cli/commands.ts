@@ -5,7 +5,7 @@
  */
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../config.js'
+import { CONFIG_VARIABLES, ConfigError, loadConfig, type DatabaseConfig } from '../config.js'
 import { tuneHeapForServing } from '../composition/heap-tuning.js'
 import { DatabaseUnavailableError, openDatabase, type Db } from '../db/connect.js'
 import { storedPublicUrl } from '../db/settings.js'
@@ -23,8 +23,8 @@ import { firstLine, readSecret, SecretInputError } from './secret-input.js'
 
 const USAGE = `usage: slink <command>
 
-  serve [--workers N]                      run the service with N processes (default: one per
-                                           core; also: npm start)
+  serve [--workers N]                      run the service with N processes (default: one on
+                                           SQLite, one per core on PostgreSQL; also: npm start)
   migrate                                  create or update the database schema
   backup --to FILE                         copy the SQLite database to FILE while it serves
                                            (PostgreSQL: use pg_dump, see docs/deploy.md)
@@ -53,6 +53,15 @@ function workerCount(raw: string): number {
     throw new UsageError(`--workers must be an integer from 1 to 64, got "${raw}"`)
   }
   return Number(raw)
+}
+
+/**
+ * The processes `serve` runs without --workers: one on SQLite, whose writes go through one lock
+ * and share one commit within a process (its click-writing thread uses a second core), and one
+ * per core on PostgreSQL (docs/adr/0005-one-process-on-sqlite.md).
+ */
+export function defaultWorkers(database: DatabaseConfig, cores: number): number {
+  return database.kind === 'sqlite' ? 1 : cores
 }
 
 function required(values: Record<string, string | undefined>, name: string): string {
@@ -135,9 +144,9 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
   switch (key) {
     case 'serve': {
       const { values } = parseCommand(args, { values: ['workers'] })
-      const workers =
-        values.workers === undefined ? availableParallelism() : workerCount(values.workers)
+      const asked = values.workers === undefined ? undefined : workerCount(values.workers)
       const config = loadConfig(io.env)
+      const workers = asked ?? defaultWorkers(config.database, availableParallelism())
       tuneHeapForServing()
       // Only serving needs the HTTP stack; the other commands start faster without it.
       const { startService, stopOnSignals } = await import('../composition/server.js')

@@ -22,12 +22,12 @@ export interface PageOptions {
    */
   countCap?: number
   /**
-   * For a selective filter (a search): first read the ids of at most `max` matches, in order.
-   * When they are all, they give both the total and the page, whose rows `rows` then reads by
-   * id: one pass of the filter instead of two (the count's and the page's). Past it, the count
-   * and the page run as without it, after a read of `max + 1` ids.
+   * For a selective filter (a search) counted exactly: one pass of the filter reads the ids of
+   * every match in order, as one JSON array (the database's own aggregate, `dialect`'s), which
+   * gives both the total and the page, whose rows `rows` then reads by id. Without it the count
+   * and the page are two passes of the filter.
    */
-  probe?: { max: number; rows(ids: number[]): Promise<unknown[]> }
+  byIds?: { dialect: 'sqlite' | 'postgres'; rows(ids: number[]): Promise<unknown[]> }
   /**
    * The exact number of matches, when it is known without counting (a total kept by the
    * database): the page is read alone, and `countCap` is not needed.
@@ -43,7 +43,7 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
   request: PageRequest,
   options: PageOptions = {},
 ): Promise<Page<Row>> {
-  const { countCap, probe } = options
+  const { countCap, byIds } = options
   const key = typeof sortKey === 'string' ? sql.ref(sortKey) : sortKey
   if (options.total !== undefined) {
     return {
@@ -51,9 +51,8 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
       total: options.total,
     }
   }
-  if (countCap === undefined && probe !== undefined) {
-    const few = await fewMatches<DB, TB, Row>(base, key, idColumn, request, probe)
-    if (few !== null) return few
+  if (countCap === undefined && byIds !== undefined) {
+    return everyMatch<DB, TB, Row>(base, key, idColumn, request, byIds)
   }
   let total: number
   let capped = false
@@ -93,28 +92,33 @@ async function pageRows<DB, TB extends keyof DB, Row>(
   return rows as Row[]
 }
 
-/** The page and total from the ordered ids of every match, or null when more than `max` match. */
-async function fewMatches<DB, TB extends keyof DB, Row>(
+/** The page and total from the ordered ids of every match. */
+async function everyMatch<DB, TB extends keyof DB, Row>(
   base: SelectQueryBuilder<DB, TB, object>,
   key: Expression<unknown>,
   idColumn: string,
   request: PageRequest,
-  probe: NonNullable<PageOptions['probe']>,
-): Promise<Page<Row> | null> {
+  byIds: NonNullable<PageOptions['byIds']>,
+): Promise<Page<Row>> {
   const id = sql.ref(idColumn)
-  const matches = (await base
-    .select(sql<number>`${id}`.as('match_id'))
-    .orderBy(key, request.sort)
-    .orderBy(id, request.sort)
-    .limit(probe.max + 1)
-    .execute()) as { match_id: number }[]
-  if (matches.length > probe.max) return null
+  const direction = sql.raw(request.sort)
+  const aggregate = sql.raw(byIds.dialect === 'sqlite' ? 'json_group_array' : 'json_agg')
+  const read = await base
+    .select(
+      sql<
+        string | number[] | null
+      >`${aggregate}(${id} order by ${key} ${direction}, ${id} ${direction})`.as('match_ids'),
+    )
+    .executeTakeFirst()
+  // SQLite's JSON is text, PostgreSQL's is parsed by the driver; no match is null there.
+  const value = (read as { match_ids?: string | number[] | null } | undefined)?.match_ids ?? []
+  const matches = (typeof value === 'string' ? JSON.parse(value) : value) as number[]
   const start = (request.page - 1) * request.perPage
-  const ids = matches.slice(start, start + request.perPage).map((m) => Number(m.match_id))
+  const ids = matches.slice(start, start + request.perPage).map(Number)
   if (ids.length === 0) return { rows: [], total: matches.length }
-  // By id alone: the filter is not evaluated again (SQLite planned it first, at the cost of the
-  // whole search). A row deleted since the ids were read is left out.
-  const rows = (await probe.rows(ids)) as Record<string, unknown>[]
+  // By id alone: the filter is not evaluated again. A row deleted since the ids were read is
+  // left out.
+  const rows = (await byIds.rows(ids)) as Record<string, unknown>[]
   const byId = new Map(rows.map((row) => [Number(row[idColumn]), row]))
   return { rows: ids.flatMap((one) => (byId.get(one) ?? []) as Row[]), total: matches.length }
 }

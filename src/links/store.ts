@@ -387,8 +387,8 @@ export class SqlLinkStore implements LinkStore {
       ...(total === undefined ? {} : { total }),
       ...(filter.search
         ? {
-            probe: {
-              max: SEARCH_PROBE,
+            byIds: {
+              dialect: this.db.dialect,
               rows: async (ids: number[]) =>
                 this.db.dialect === 'postgres'
                   ? (await this.rowsWithIdsAndRelations(ids)).map(splitRead)
@@ -707,9 +707,6 @@ function statusCondition(status: LinkStatus, now: number) {
     ? sql<boolean>`(disabled = 0 and ${expired})`
     : sql<boolean>`(disabled = 0 and not ${expired})`
 }
-
-/** A search with at most this many matches is paged from one read of their ids (db/paging.ts). */
-const SEARCH_PROBE = 1000
 
 /**
  * On PostgreSQL, a read of a user's number of links that sums more rows of changes than this

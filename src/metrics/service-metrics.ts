@@ -52,8 +52,6 @@ interface Child {
 
 export class ServiceMetrics implements Metrics {
   readonly registry: Registry
-  /** Visits by outcome, read into `slink_redirects_total` when scraped. */
-  private readonly visitCounts: Record<VisitOutcome, number>
   private readonly visitLatency: Histogram<'outcome'>
   private readonly visitLatencyOf: Record<VisitOutcome, { observe(value: number): void }>
   private readonly requests: Counter<'method' | 'route' | 'status'>
@@ -74,28 +72,32 @@ export class ServiceMetrics implements Metrics {
     for (const name of GAUGES_NAMED_TOTAL) registry.removeSingleMetric(name)
     const registers = [registry]
 
-    const counts = labelled(VISIT_OUTCOMES, () => 0)
-    this.visitCounts = counts
+    // The duration histogram's count of each outcome, read when scraped: a visit is counted once.
+    const latency = () => this.visitLatency
     new Counter({
       name: 'slink_redirects_total',
       help: 'Visits of short links answered, by outcome.',
       labelNames: ['outcome'],
       registers,
-      collect() {
+      async collect() {
         this.reset()
-        for (const outcome of VISIT_OUTCOMES) this.inc({ outcome }, counts[outcome])
+        for (const value of (await latency().get()).values) {
+          if (value.metricName !== 'slink_redirect_duration_seconds_count') continue
+          this.inc({ outcome: value.labels.outcome as VisitOutcome }, value.value)
+        }
       },
     })
-    this.visitLatency = new Histogram({
+    const visitLatency = new Histogram({
       name: 'slink_redirect_duration_seconds',
       help: 'Time from a visit reaching the redirect engine to its answer being written, by outcome.',
       labelNames: ['outcome'],
       buckets: VISIT_BUCKETS,
       registers,
     })
+    this.visitLatency = visitLatency
     this.visitLatencyOf = labelled(VISIT_OUTCOMES, (o) => {
-      this.visitLatency.zero({ outcome: o })
-      return this.visitLatency.labels(o)
+      visitLatency.zero({ outcome: o })
+      return visitLatency.labels(o)
     })
 
     this.requests = new Counter({
@@ -124,7 +126,6 @@ export class ServiceMetrics implements Metrics {
   }
 
   visit(outcome: VisitOutcome, seconds: number): void {
-    this.visitCounts[outcome]++
     this.visitLatencyOf[outcome].observe(seconds)
   }
 

@@ -3,6 +3,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { defaultWorkers } from '../../src/cli/commands.js'
 import { serve } from '../support/cli.js'
 
 let dir: string
@@ -58,6 +59,26 @@ describe('slink serve', () => {
       expect(await server.exited).toBe(0)
     }
   })
+
+  it('runs one process on SQLite unless told otherwise, and one per core on PostgreSQL', async () => {
+    // A cluster's worker names itself in /health: seen with --workers 2 first.
+    for (const [args, body] of [
+      [['--workers', '2'], /^\{"status":"ok","worker":[12]\}$/],
+      [[], /^\{"status":"ok"\}$/],
+    ] as const) {
+      rmSync(join(dir, 'serve.db'), { force: true })
+      const server = serve(env, [...args])
+      const [, port] = await server.waitFor(LISTENING, 90_000)
+      const res = await fetch(`http://127.0.0.1:${port}/health`)
+      expect(res.status).toBe(200)
+      expect(await res.text()).toMatch(body)
+      server.kill()
+      expect(await server.exited).toBe(0)
+    }
+    expect(defaultWorkers({ kind: 'sqlite', path: 'slink.db' }, 8)).toBe(1)
+    expect(defaultWorkers({ kind: 'postgres', url: 'postgres://localhost/slink' }, 8)).toBe(8)
+    // Two servers, one of them a cluster, on a machine that may be busy.
+  }, 120_000)
 
   it('uses INITIAL_API_KEY for the first user and prints no key', async () => {
     const server = serve({
