@@ -133,5 +133,5 @@ describe.skipIf(!chromium.ok)('dashboard social preview in Chromium', () => {
       })
       await expectNoCsp(other.page, other.violations)
     }
-  })
+  }, 180_000)
 })
