@@ -7,6 +7,7 @@
  * it runs; without it the pages work as plain forms and links, in the system's theme.
  */
 import { createHash } from 'node:crypto'
+import { SOCIAL_CARD_SCRIPT } from './social-card-script.js'
 
 export const DASHBOARD_SCRIPT = `'use strict';
 (function () {
@@ -115,6 +116,7 @@ export const DASHBOARD_SCRIPT = `'use strict';
     focusSearch();
   }
   document.addEventListener('htmx:afterSwap', function (event) { enhance(event.target); });
+${SOCIAL_CARD_SCRIPT}
 })();
 `
 

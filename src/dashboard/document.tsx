@@ -38,6 +38,8 @@ export interface DocumentParts {
   title: string
   /** `card`: one centred card (sign-in, notices); `app`: the signed-in layout. */
   shape: 'card' | 'app'
+  /** `https`: images from any https URL too (see `contentSecurityPolicy`). */
+  images?: 'https'
   children: ComponentChildren
 }
 
@@ -73,6 +75,7 @@ export function renderDocument(parts: DocumentParts): RenderedPage {
     script: parts.shape === 'app',
     hosts: NO_EXTERNAL_HOSTS,
     connectSelf: parts.shape === 'app',
+    ...(parts.images === 'https' ? { httpsImages: true } : {}),
   })
   return { html, headers: pageHeaders(csp, 'same-origin') }
 }

@@ -15,6 +15,7 @@ import { Checkbox, Input, Select } from './form-fields.js'
 import type { LinkFormValues } from './link-form.js'
 import { PRIVACY_STATES, summaries, TARGET_STATES } from './link-form-summaries.js'
 import { inPeoplesWords, linkNaming } from './messages.js'
+import { SocialPreview, socialState } from './link-social-preview.js'
 import { Targeting, type FocusHint } from './link-targeting.js'
 import { dashboardPage, type Viewer } from './shell.js'
 
@@ -45,6 +46,7 @@ const SECTION_FIELDS: Record<string, (field: string) => boolean> = {
   expiry: (f) => f.startsWith('expiration_'),
   targeting: (f) => f === 'target_type' || /^(country|platform|language|rotation)(\.|$)/.test(f),
   organise: (f) => f === 'space_id' || f === 'pixel_ids' || f.startsWith('pixel_ids.'),
+  social: (f) => f.startsWith('og_'),
 }
 
 function Section(props: {
@@ -82,6 +84,8 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
   const pixelMessages = all.filter(([f]) => f === 'pixel_ids' || f.startsWith('pixel_ids.'))
   const failed = (section: string) => all.some(([f]) => SECTION_FIELDS[section]!(f))
   const state = summaries(values, choices, link)
+  const domainName =
+    link?.domain.name ?? choices.domains.find((d) => String(d.id) === values.domain_id)?.name ?? ''
   const urlFocus = props.focus === null && (all.length === 0 ? !link : 'url' in errors)
   return (
     <form method="post" action={action} class="link-form" novalidate>
@@ -334,6 +338,19 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
             ) : null}
           </fieldset>
         </Section>
+        <Section
+          id="social"
+          name="Social preview"
+          state={socialState(values)}
+          open={failed('social')}
+        >
+          <SocialPreview
+            values={values}
+            errors={errors}
+            domain={domainName}
+            fallbackTitle={link ? link.short_url : domainName}
+          />
+        </Section>
       </div>
       <div class="actions">
         <button type="submit" id="save-link">
@@ -372,6 +389,7 @@ export function linkFormPage(
   return dashboardPage({
     title: link ? `Edit ${link.alias}` : 'New link',
     section: 'links',
+    images: 'https',
     viewer,
     children: (
       <>

@@ -33,6 +33,9 @@ export interface LinkFormValues {
   platform: TargetRow[]
   language: TargetRow[]
   rotation: TargetRow[]
+  og_title: string
+  og_description: string
+  og_image: string
   /** Edit form only: remove the stored password / statistics password. */
   clear_password: boolean
   clear_privacy_password: boolean
@@ -88,6 +91,9 @@ export function formValues(raw: Raw): LinkFormValues {
     platform: rows(raw.platform),
     language: rows(raw.language),
     rotation: rows(raw.rotation),
+    og_title: text(raw, 'og_title'),
+    og_description: text(raw, 'og_description'),
+    og_image: text(raw, 'og_image'),
     clear_password: text(raw, '_clear_password') === '1',
     clear_privacy_password: text(raw, '_clear_privacy_password') === '1',
     sent: new Set(Object.keys(raw)),
@@ -130,6 +136,9 @@ export function recordValues(link: LinkRecord, timeZone: string): LinkFormValues
     platform: keyed(link.platform_target),
     language: keyed(link.language_target),
     rotation: (link.rotation_target ?? []).map((e) => ({ key: '', value: e.value })),
+    og_title: link.og_title ?? '',
+    og_description: link.og_description ?? '',
+    og_image: link.og_image ?? '',
     clear_password: false,
     clear_privacy_password: false,
     sent: new Set(),
@@ -181,6 +190,9 @@ export function apiInput(
     expiration_time: values.expiration_time,
     expiration_clicks: values.expiration_clicks,
     target_type: values.target_type,
+    og_title: values.og_title,
+    og_description: values.og_description,
+    og_image: values.og_image,
   }
   for (const list of TARGET_LISTS) {
     input[list] = values[list].map((row) =>

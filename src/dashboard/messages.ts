@@ -111,6 +111,9 @@ const LINK_LABELS: Record<string, string> = {
   platform: 'Platforms',
   language: 'Languages',
   rotation: 'Rotation',
+  og_title: 'Preview title',
+  og_description: 'Preview description',
+  og_image: 'Preview image URL',
 }
 
 const ROW_NAMES: Record<string, string> = {

@@ -57,6 +57,8 @@ export function dashboardPage(input: {
   title: string
   section: Section
   viewer: Viewer
+  /** `https`: the page may show images from any https URL (the link form's social card). */
+  images?: 'https'
   children: ComponentChildren
 }): RenderedPage {
   const { viewer } = input
@@ -64,6 +66,7 @@ export function dashboardPage(input: {
   return renderDocument({
     title: input.title,
     shape: 'app',
+    ...(input.images ? { images: input.images } : {}),
     children: (
       <>
         <a class="skip" href="#content">

@@ -4,6 +4,7 @@ import { LINK_STYLES } from './link-styles.js'
 import { THEME_STYLES } from './theme-styles.js'
 import { LINK_LIST_STYLES } from './link-list-styles.js'
 import { NAV_STYLES } from './nav-styles.js'
+import { SOCIAL_CARD_STYLES } from './social-card-styles.js'
 import { STATS_STYLES } from './stats-styles.js'
 
 /**
@@ -74,6 +75,7 @@ ${LINK_STYLES}
 ${FIRST_RUN_STYLES}
 
 ${LINK_FORM_STYLES}
+${SOCIAL_CARD_STYLES}
 
 ${THEME_STYLES}
 

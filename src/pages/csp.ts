@@ -59,6 +59,11 @@ export function contentSecurityPolicy(
     /** Scripts of the page may fetch from its own origin (the dashboard's enhancement library). */
     connectSelf?: boolean
     /**
+     * Images from any https URL (`img-src https:`): the link form's social card shows the image
+     * URL its owner types. Images only; scripts, styles and connections stay as they are.
+     */
+    httpsImages?: boolean
+    /**
      * The page runs in a sandbox with these `allow-` tokens and never `allow-same-origin`: its
      * origin is opaque, so code on it cannot reach this origin's cookies, storage or pages.
      */
@@ -69,7 +74,13 @@ export function contentSecurityPolicy(
   const directives: string[][] = [['default-src', "'none'"]]
   if (options.script) directives.push(['script-src', `'nonce-${nonce}'`, ...sources(hosts.script)])
   directives.push(['style-src', `'nonce-${nonce}'`])
-  directives.push(['img-src', "'self'", 'data:', ...sources(hosts.img)])
+  directives.push([
+    'img-src',
+    "'self'",
+    'data:',
+    ...(options.httpsImages ? ['https:'] : []),
+    ...sources(hosts.img),
+  ])
   if (hosts.connect.length > 0 || options.connectSelf) {
     directives.push([
       'connect-src',

@@ -1,7 +1,8 @@
 /**
  * Migration 0031 on a database that has links: it adds the three social preview columns, every
  * link already there has none (null), and they are written and read through the link store
- * afterwards. On SQLite, and on PostgreSQL when reachable.
+ * afterwards, and carried by `slink export` and `slink import`. On SQLite, and on PostgreSQL
+ * when reachable.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,7 +11,8 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate, migrateTo } from '../../src/db/migrate.js'
-import { emptyPostgres, postgresCheck } from '../support/databases.js'
+import { emptyPostgres, freshSqlite, postgresCheck } from '../support/databases.js'
+import { dumpOf, importDump } from '../support/dumps.js'
 
 async function linksBefore(db: Db): Promise<void> {
   await migrateTo(db, '0025-click-stream')
@@ -60,11 +62,30 @@ async function check(db: Db): Promise<void> {
     .select(['og_title', 'og_description', 'og_image'])
     .where('alias', '=', 'two')
     .executeTakeFirstOrThrow()
-  expect(two).toEqual({
+  const fields = {
     og_title: 'T'.repeat(255),
     og_description: 'D'.repeat(1000),
     og_image: 'https://e.com/i.png',
-  })
+  }
+  expect(two).toEqual(fields)
+
+  const target = await freshSqlite()
+  try {
+    await importDump(target.db, await dumpOf(db))
+    const moved = await target.db.kysely
+      .selectFrom('links')
+      .select(['alias', 'og_title', 'og_description', 'og_image'])
+      .orderBy('id')
+      .execute()
+    const none = { og_title: null, og_description: null, og_image: null }
+    expect(moved).toEqual([
+      { alias: 'one', ...none },
+      { alias: 'two', ...fields },
+      { alias: 'three', ...none },
+    ])
+  } finally {
+    await target.drop()
+  }
 }
 
 const postgres = await postgresCheck()
