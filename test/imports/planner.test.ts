@@ -63,7 +63,13 @@ describe('planRow', () => {
       'a reserved alias, skipped',
       { alias: 'Stats' },
       {},
-      ['skipped', 'Stats', 'The alias has already been taken.'],
+      ['skipped', 'Stats', 'The alias is reserved.'],
+    ],
+    [
+      'a reserved alias, renamed',
+      { alias: 'docs' },
+      { onConflict: 'rename' },
+      ['renamed', 'docs-2', 'The alias docs is reserved.'],
     ],
     [
       'a taken alias, renamed past taken-2',
