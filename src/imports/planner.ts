@@ -40,6 +40,8 @@ export interface LinkDraft {
   disabled: boolean
   clicks: number
   createdAt: number | null
+  /** Tag names, as the source row's `tags`. */
+  tags: string[]
   /** Targeting, privacy, expiry URL, pixels (phpShort's API only; empty otherwise). */
   extra: ExtraDraft
 }
@@ -153,7 +155,8 @@ export async function planRow(row: SourceRow, context: PlanContext): Promise<Pla
       : `The alias ${original} has already been taken.`
   }
   alias ??= await freeRandomAlias(domainId, context)
-  if (extra.notes.length > 0) message = [message, ...extra.notes].filter(Boolean).join(' ')
+  const notes = [...row.notes, ...extra.notes]
+  if (notes.length > 0) message = [message, ...notes].filter(Boolean).join(' ')
   return plan(outcome, message, {
     domainId,
     alias,
@@ -167,6 +170,7 @@ export async function planRow(row: SourceRow, context: PlanContext): Promise<Pla
     disabled: row.disabled,
     clicks: row.clicks,
     createdAt: row.createdAt,
+    tags: row.tags,
     extra: extra.draft,
   })
 }

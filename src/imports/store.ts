@@ -38,7 +38,7 @@ export interface RowResult {
   sourceKey: string
   alias: string | null
   message: string | null
-  link: { row: NewLinkRow; space: string | null; pixels: PixelDraft[] } | null
+  link: { row: NewLinkRow; space: string | null; pixels: PixelDraft[]; tags: string[] } | null
 }
 
 const aliasKey = (domainId: number, alias: string) => `${domainId}/${alias}`

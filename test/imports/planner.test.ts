@@ -88,6 +88,23 @@ describe('planRow', () => {
     expect([plan.outcome, plan.alias, plan.message]).toEqual([outcome, alias, message])
   })
 
+  it("carries the row's tags into the link and its reader's notes into the message", async () => {
+    const plan = await planRow(
+      row({
+        alias: 'taken',
+        tags: ['a', 'b'],
+        notes: ['Only the first 25 tags were kept: 5 more left out.'],
+      }),
+      context({ onConflict: 'rename' }),
+    )
+    expect([plan.outcome, plan.alias, plan.message, plan.link?.tags]).toEqual([
+      'renamed',
+      'taken-3',
+      'The alias taken has already been taken. Only the first 25 tags were kept: 5 more left out.',
+      ['a', 'b'],
+    ])
+  })
+
   it('keeps the expiry in the owner time zone and the first 255 characters of a title', async () => {
     const plan = await planRow(
       row({

@@ -2,7 +2,16 @@
  * The export files of other shorteners, each read into source rows. What each carries over
  * and loses is in docs/import.md. Column names are matched case-insensitively.
  */
-import { count, emptyRow, instant, splitShortUrl, text, type SourceRow } from '../row.js'
+import {
+  count,
+  emptyRow,
+  instant,
+  splitShortUrl,
+  splitTags,
+  text,
+  withTags,
+  type SourceRow,
+} from '../row.js'
 import { csvRecords, pick, type CsvRecord } from './csv-records.js'
 import { jsonItems, type JsonItem } from './json-items.js'
 
@@ -48,7 +57,10 @@ export function readYourls(input: Bytes): AsyncGenerator<SourceRow> {
   })
 }
 
-/** Shlink's CSV export: createdAt, domain, shortCode, shortUrl, longUrl, title, tags, visits. */
+/**
+ * Shlink's CSV export: createdAt, domain, shortCode, shortUrl, longUrl, title, tags (names
+ * joined by `|`), visits.
+ */
 export function readShlinkCsv(input: Bytes): AsyncGenerator<SourceRow> {
   return fromCsv(input, (f, row) => {
     const short = splitShortUrl(pick(f, 'shorturl', 'short_url'))
@@ -59,12 +71,14 @@ export function readShlinkCsv(input: Bytes): AsyncGenerator<SourceRow> {
     row.title = text(f.title)
     row.createdAt = instant(pick(f, 'createdat', 'created_at', 'datecreated'))
     row.clicks = count(pick(f, 'visits', 'visitscount', 'visits_count'))
+    withTags(row, splitTags(f.tags, '|'))
   })
 }
 
 /**
- * Bitly's link export (CSV: link or bitlink, long_url, title, created_at, clicks; or the JSON
- * of its v4 `bitlinks` list: `{"links":[{id, link, long_url, title, created_at, …}]}`).
+ * Bitly's link export (CSV: link or bitlink, long_url, title, created_at, clicks, tags joined
+ * by `,`; or the JSON of its v4 `bitlinks` list: `{"links":[{id, link, long_url, title,
+ * created_at, tags: [names], …}]}`).
  */
 export async function* readBitly(input: Bytes): AsyncGenerator<SourceRow> {
   const bytes = await firstBytes(input)
@@ -78,6 +92,7 @@ export async function* readBitly(input: Bytes): AsyncGenerator<SourceRow> {
       row.title = text(item.title)
       row.createdAt = instant(item.created_at)
       row.clicks = count(item.clicks)
+      withTags(row, Array.isArray(item.tags) ? item.tags : [])
       yield row
     }
     return
@@ -92,13 +107,17 @@ export async function* readBitly(input: Bytes): AsyncGenerator<SourceRow> {
     row.title = pick(f, 'title')
     row.createdAt = instant(pick(f, 'created_at', 'created', 'date created', 'created date'))
     row.clicks = count(pick(f, 'clicks', 'total clicks', 'engagements'))
+    withTags(row, splitTags(f.tags, ','))
   })
 }
 
-/** Dub's link export (CSV: link or shortLink, url, title, clicks, createdAt; or JSON). */
+/**
+ * Dub's link export (CSV: link or shortLink, url, title, clicks, createdAt, Tags joined by `, `;
+ * or JSON, its links' `tags` objects or `tagNames`).
+ */
 export async function* readDub(input: Bytes): AsyncGenerator<SourceRow> {
   const bytes = await firstBytes(input)
-  const map = (get: (...names: string[]) => string | null, row: SourceRow) => {
+  const map = (get: (...names: string[]) => string | null, row: SourceRow, tags: unknown[]) => {
     const link = get('shortlink', 'short link', 'link')
     const short = splitShortUrl(link)
     row.domain = ownDomain(get('domain')?.toLowerCase() ?? short.domain)
@@ -111,22 +130,38 @@ export async function* readDub(input: Bytes): AsyncGenerator<SourceRow> {
     row.password = get('password')
     row.endsAt = instant(get('expiresat', 'expires at'))
     row.disabled = /^true$/i.test(get('archived') ?? '')
+    withTags(row, tags)
   }
   if (bytes.json) {
     for await (const { row, item } of jsonRows(bytes.stream)) {
       const lower = Object.fromEntries(Object.entries(item).map(([k, v]) => [k.toLowerCase(), v]))
-      map((...names) => {
-        for (const n of names) {
-          const v = text(lower[n])
-          if (v !== null) return v
-        }
-        return null
-      }, row)
+      map(
+        (...names) => {
+          for (const n of names) {
+            const v = text(lower[n])
+            if (v !== null) return v
+          }
+          return null
+        },
+        row,
+        dubTags(lower.tags, lower.tagnames),
+      )
       yield row
     }
     return
   }
-  yield* fromCsv(bytes.stream, (f, row) => map((...names) => pick(f, ...names), row))
+  yield* fromCsv(bytes.stream, (f, row) =>
+    map((...names) => pick(f, ...names), row, splitTags(f.tags, ',')),
+  )
+}
+
+/** Dub's tags: `tags` as objects with a `name` (or plain names), else `tagNames`. */
+function dubTags(tags: unknown, tagNames: unknown): unknown[] {
+  if (Array.isArray(tags) && tags.length > 0)
+    return tags.map((tag: unknown) =>
+      typeof tag === 'object' && tag !== null ? (tag as { name?: unknown }).name : tag,
+    )
+  return Array.isArray(tagNames) ? tagNames : []
 }
 
 /**
