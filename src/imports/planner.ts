@@ -13,7 +13,7 @@ import { expiryInstant, isReservedAlias, randomAlias } from '../links/field-rule
 import { FieldErrors } from '../shared/errors.js'
 import { FORMATS, isHttpUrl } from '../shared/formats.js'
 import { checkExtra, type ExtraDraft } from './extra.js'
-import type { SourceRow } from './row.js'
+import type { DayClicks, SourceRow } from './row.js'
 
 export type Outcome = 'created' | 'renamed' | 'skipped' | 'duplicate' | 'invalid' | 'unknown_domain'
 export const OUTCOMES: readonly Outcome[] = [
@@ -42,6 +42,8 @@ export interface LinkDraft {
   createdAt: number | null
   /** Tag names, as the source row's `tags`. */
   tags: string[]
+  /** Clicks per day the source logged (the rest of `clicks` counts on the import day). */
+  history: DayClicks[]
   /** Targeting, privacy, expiry URL, pixels (phpShort's API only; empty otherwise). */
   extra: ExtraDraft
 }
@@ -171,6 +173,7 @@ export async function planRow(row: SourceRow, context: PlanContext): Promise<Pla
     clicks: row.clicks,
     createdAt: row.createdAt,
     tags: row.tags,
+    history: row.history,
     extra: extra.draft,
   })
 }

@@ -36,6 +36,16 @@ export interface SourceRow {
   tags: string[]
   /** What the reader left out of a row it could read (the row's report message says it). */
   notes: string[]
+  /**
+   * Clicks per UTC day (`YYYY-MM-DD`) where the source logged them (YOURLS's click table);
+   * `clicks` is at least their sum, and the rest is counted on the day of the import.
+   */
+  history: DayClicks[]
+}
+
+export interface DayClicks {
+  day: string
+  clicks: number
 }
 
 /** A targeting entry as a source gave it (rotation entries have no key). */
@@ -88,6 +98,7 @@ export function emptyRow(line: number): SourceRow {
     extra: null,
     tags: [],
     notes: [],
+    history: [],
   }
 }
 

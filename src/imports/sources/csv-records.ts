@@ -21,7 +21,7 @@ export interface CsvRecord {
 const SNIFF = 64 * 1024
 export const MAX_FIELD = 1024 * 1024
 
-async function* decoded(input: AsyncIterable<Buffer | Uint8Array>): AsyncGenerator<string> {
+export async function* decoded(input: AsyncIterable<Buffer | Uint8Array>): AsyncGenerator<string> {
   let head = Buffer.alloc(0)
   let decoder: TextDecoder | null = null
   const choose = (bytes: Buffer, final: boolean): TextDecoder => {

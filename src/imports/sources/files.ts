@@ -12,8 +12,9 @@ import {
   withTags,
   type SourceRow,
 } from '../row.js'
-import { csvRecords, pick, type CsvRecord } from './csv-records.js'
+import { csvRecords, decoded, pick, type CsvRecord } from './csv-records.js'
 import { jsonItems, type JsonItem } from './json-items.js'
+import { readYourlsSql } from './yourls-sql.js'
 
 type Bytes = AsyncIterable<Buffer | Uint8Array>
 
@@ -45,9 +46,18 @@ function rowOf(
   return row
 }
 
-/** YOURLS: its `yourls_url` table as CSV (keyword, url, title, timestamp, ip, clicks). */
-export function readYourls(input: Bytes): AsyncGenerator<SourceRow> {
-  return fromCsv(input, (f, row) => {
+/**
+ * YOURLS: its `yourls_url` table as CSV (keyword, url, title, timestamp, ip, clicks), or its
+ * database as a `.sql` dump (yourls-sql.ts), told apart by the first bytes: a dump begins with
+ * a comment or a statement.
+ */
+export async function* readYourls(input: Bytes): AsyncGenerator<SourceRow> {
+  const bytes = await firstBytes(input)
+  if (SQL_START.test(bytes.head)) {
+    yield* readYourlsSql(decoded(bytes.stream))
+    return
+  }
+  yield* fromCsv(bytes.stream, (f, row) => {
     row.alias = text(f.keyword)
     row.key = row.alias
     row.url = text(f.url)
@@ -56,6 +66,10 @@ export function readYourls(input: Bytes): AsyncGenerator<SourceRow> {
     row.clicks = count(f.clicks)
   })
 }
+
+/** How a MySQL dump begins (after a byte-order mark and blank lines): a comment or a statement. */
+const SQL_START =
+  /^(\uFEFF)?\s*(--|#|\/\*|(set|create|insert|drop|lock|use|replace|start|begin)\s)/i
 
 /**
  * Shlink's CSV export: createdAt, domain, shortCode, shortUrl, longUrl, title, tags (names
@@ -199,7 +213,8 @@ async function firstBytes(input: Bytes) {
   const iterator = input[Symbol.asyncIterator]()
   const first = await iterator.next()
   const head = first.done ? Buffer.alloc(0) : Buffer.from(first.value)
-  const json = /^(\uFEFF)?\s*[[{]/.test(head.subarray(0, 64).toString('utf8'))
+  const start = head.subarray(0, 64).toString('utf8')
+  const json = /^(\uFEFF)?\s*[[{]/.test(start)
   async function* stream(): AsyncGenerator<Buffer> {
     try {
       if (head.length > 0) yield head
@@ -210,8 +225,5 @@ async function firstBytes(input: Bytes) {
       await iterator.return?.()
     }
   }
-  return {
-    json,
-    stream: stream(),
-  }
+  return { json, head: start, stream: stream() }
 }
