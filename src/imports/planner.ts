@@ -5,15 +5,15 @@
  * - `duplicate`: this source row was imported before (or earlier in this run): nothing to do;
  * - `invalid`: unreadable row, missing or unsafe URL, bad alias, title, password or expiry;
  * - `unknown_domain`: the row's domain is not one the owner may use;
- * - `skipped`: its alias is taken on that domain and the run skips conflicts;
- * - `renamed`: its alias is taken and the run renames: `alias-2`, `alias-3`…;
+ * - `skipped`: its alias is taken on that domain (or reserved) and the run skips conflicts;
+ * - `renamed`: its alias is taken (or reserved) and the run renames: `alias-2`, `alias-3`…;
  * - `created`: the link is made, with its original alias where it had one.
  */
 import { expiryInstant, isReservedAlias, randomAlias } from '../links/field-rules.js'
 import { FieldErrors } from '../shared/errors.js'
 import { FORMATS, isHttpUrl } from '../shared/formats.js'
 import { checkExtra, type ExtraDraft } from './extra.js'
-import type { SourceRow } from './row.js'
+import type { DayClicks, SourceRow } from './row.js'
 
 export type Outcome = 'created' | 'renamed' | 'skipped' | 'duplicate' | 'invalid' | 'unknown_domain'
 export const OUTCOMES: readonly Outcome[] = [
@@ -40,6 +40,10 @@ export interface LinkDraft {
   disabled: boolean
   clicks: number
   createdAt: number | null
+  /** Tag names, as the source row's `tags`. */
+  tags: string[]
+  /** Clicks per day the source logged (the rest of `clicks` counts on the import day). */
+  history: DayClicks[]
   /** Targeting, privacy, expiry URL, pixels (phpShort's API only; empty otherwise). */
   extra: ExtraDraft
 }
@@ -138,15 +142,23 @@ export async function planRow(row: SourceRow, context: PlanContext): Promise<Pla
   let alias = row.alias
   let outcome: Outcome = 'created'
   let message: string | null = null
-  if (alias !== null && (isReservedAlias(alias) || (await context.aliasTaken(domainId, alias)))) {
-    if (context.onConflict === 'skip') return plan('skipped', 'The alias has already been taken.')
+  const reserved = alias !== null && isReservedAlias(alias)
+  if (alias !== null && (reserved || (await context.aliasTaken(domainId, alias)))) {
+    if (context.onConflict === 'skip')
+      return plan(
+        'skipped',
+        reserved ? 'The alias is reserved.' : 'The alias has already been taken.',
+      )
     const original = alias
     alias = await renamed(original, domainId, context)
     outcome = 'renamed'
-    message = `The alias ${original} has already been taken.`
+    message = reserved
+      ? `The alias ${original} is reserved.`
+      : `The alias ${original} has already been taken.`
   }
   alias ??= await freeRandomAlias(domainId, context)
-  if (extra.notes.length > 0) message = [message, ...extra.notes].filter(Boolean).join(' ')
+  const notes = [...row.notes, ...extra.notes]
+  if (notes.length > 0) message = [message, ...notes].filter(Boolean).join(' ')
   return plan(outcome, message, {
     domainId,
     alias,
@@ -160,6 +172,8 @@ export async function planRow(row: SourceRow, context: PlanContext): Promise<Pla
     disabled: row.disabled,
     clicks: row.clicks,
     createdAt: row.createdAt,
+    tags: row.tags,
+    history: row.history,
     extra: extra.draft,
   })
 }

@@ -32,6 +32,20 @@ export interface SourceRow {
   problem: string | null
   /** What only the phpShort API carries (null or empty for every other source). */
   extra: RowExtra | null
+  /** Tag names: trimmed, none empty, none twice ignoring case, at most MAX_TAGS (see `withTags`). */
+  tags: string[]
+  /** What the reader left out of a row it could read (the row's report message says it). */
+  notes: string[]
+  /**
+   * Clicks per UTC day (`YYYY-MM-DD`) where the source logged them (YOURLS's click table);
+   * `clicks` is at least their sum, and the rest is counted on the day of the import.
+   */
+  history: DayClicks[]
+}
+
+export interface DayClicks {
+  day: string
+  clicks: number
 }
 
 /** A targeting entry as a source gave it (rotation entries have no key). */
@@ -82,7 +96,38 @@ export function emptyRow(line: number): SourceRow {
     endsAt: null,
     problem: null,
     extra: null,
+    tags: [],
+    notes: [],
+    history: [],
   }
+}
+
+/** Tags a link may carry; a source's further tags are left out, and the row's note says so. */
+export const MAX_TAGS = 25
+
+/**
+ * Sets the row's tags from a source's names (non-strings are ignored): trimmed, empty ones
+ * dropped, the first spelling kept of names equal ignoring case, the first MAX_TAGS kept.
+ */
+export function withTags(row: SourceRow, names: readonly unknown[]): void {
+  const seen = new Set<string>()
+  const tags: string[] = []
+  let over = 0
+  for (const name of names) {
+    const tag = typeof name === 'string' ? name.trim() : ''
+    if (tag === '' || seen.has(tag.toLowerCase())) continue
+    seen.add(tag.toLowerCase())
+    if (tags.length < MAX_TAGS) tags.push(tag)
+    else over++
+  }
+  row.tags = tags
+  if (over > 0) row.notes.push(`Only the first ${MAX_TAGS} tags were kept: ${over} more left out.`)
+}
+
+/** Tag names joined in one text by `separator` (Shlink's CSV: `|`; Dub's and Bitly's: `,`). */
+export function splitTags(value: unknown, separator: string): string[] {
+  const s = text(value)
+  return s === null ? [] : s.split(separator)
 }
 
 /** A trimmed text, or null when there is none. */

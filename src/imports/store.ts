@@ -18,6 +18,7 @@ import type {
 import type { PixelDraft } from './extra.js'
 import { hash53 } from './hash.js'
 import type { Outcome } from './planner.js'
+import type { DayClicks } from './row.js'
 
 export type ImportStatus = 'queued' | 'running' | 'done' | 'failed'
 export type OutcomeCounts = Record<Outcome, number>
@@ -38,7 +39,13 @@ export interface RowResult {
   sourceKey: string
   alias: string | null
   message: string | null
-  link: { row: NewLinkRow; space: string | null; pixels: PixelDraft[] } | null
+  link: {
+    row: NewLinkRow
+    space: string | null
+    pixels: PixelDraft[]
+    tags: string[]
+    history: DayClicks[]
+  } | null
 }
 
 const aliasKey = (domainId: number, alias: string) => `${domainId}/${alias}`
@@ -345,13 +352,13 @@ export class SqlImportStore {
           .execute()
       }
       const stats = creating.flatMap((r) => {
-        const clicks = r.link!.row.clicks ?? 0
-        if (clicks <= 0) return []
         const link_id = ids.get(r.line)!
-        return [
-          { link_id, dimension: 'total', day: today, value: '', clicks },
-          { link_id, dimension: 'imported', day: today, value: '', clicks },
-        ]
+        return importedDays(r.link!.row.clicks ?? 0, r.link!.history, today).flatMap(
+          ({ day, clicks }) => [
+            { link_id, dimension: 'total', day, value: '', clicks },
+            { link_id, dimension: 'imported', day, value: '', clicks },
+          ],
+        )
       })
       for (let i = 0; i < stats.length; i += 1000) {
         await trx
@@ -425,6 +432,18 @@ export class SqlImportStore {
   async writeResults(importId: number, results: RowResult[]): Promise<void> {
     await insertRows(this.db.kysely, importId, results, new Map())
   }
+}
+
+/**
+ * An imported total as per-day statistics: the days the source logged, and what the total has
+ * beyond them on the import day (added to that day when the source logged it too).
+ */
+export function importedDays(total: number, history: DayClicks[], today: string): DayClicks[] {
+  const days = new Map<string, number>()
+  for (const d of history) if (d.clicks > 0) days.set(d.day, (days.get(d.day) ?? 0) + d.clicks)
+  const logged = [...days.values()].reduce((a, b) => a + b, 0)
+  if (total > logged) days.set(today, (days.get(today) ?? 0) + total - logged)
+  return [...days].map(([day, clicks]) => ({ day, clicks }))
 }
 
 type Writer = Pick<Db['kysely'], 'insertInto'>

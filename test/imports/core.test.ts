@@ -84,7 +84,7 @@ describe('import core', () => {
       'has space',
       'The alias field must only contain letters, numbers, dashes, and underscores.',
     ])
-    expect(rows[4]).toEqual([5, 'skipped', 'api', 'The alias has already been taken.'])
+    expect(rows[4]).toEqual([5, 'skipped', 'api', 'The alias is reserved.'])
     const made = await links()
     expect(made).toHaveLength(2)
     expect(made[0]).toEqual({

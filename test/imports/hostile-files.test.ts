@@ -65,6 +65,27 @@ describe('hostile CSV files', () => {
     ])
   })
 
+  it('reports a 10 MB quoted title in its row and reads the rows after it, with CRLF or LF line ends', async () => {
+    for (const end of ['\r\n', '\n']) {
+      const text = [
+        'url,alias,title',
+        `https://example.com/1,one,"${'x'.repeat(10 * 1024 * 1024)}"`,
+        'https://example.com/2,two,Two',
+        'https://example.com/3,three,Three',
+      ].join(end)
+      expect(await rows(Buffer.from(text + end), 64 * 1024)).toEqual([
+        {
+          line: 1,
+          url: null,
+          title: null,
+          problem: `A line is longer than ${MAX_FIELD} characters.`,
+        },
+        { line: 2, url: 'https://example.com/2', title: 'Two', problem: null },
+        { line: 3, url: 'https://example.com/3', title: 'Three', problem: null },
+      ])
+    }
+  })
+
   it('keeps a formula-looking title as text, and reads back the quote our export adds', async () => {
     const text =
       "url,title\nhttps://example.com/,=cmd|' /C calc'!A0\nhttps://example.com/,'=SUM(A1)\n"

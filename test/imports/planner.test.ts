@@ -63,7 +63,13 @@ describe('planRow', () => {
       'a reserved alias, skipped',
       { alias: 'Stats' },
       {},
-      ['skipped', 'Stats', 'The alias has already been taken.'],
+      ['skipped', 'Stats', 'The alias is reserved.'],
+    ],
+    [
+      'a reserved alias, renamed',
+      { alias: 'docs' },
+      { onConflict: 'rename' },
+      ['renamed', 'docs-2', 'The alias docs is reserved.'],
     ],
     [
       'a taken alias, renamed past taken-2',
@@ -80,6 +86,23 @@ describe('planRow', () => {
   ])('%s', async (_name, fields, over, [outcome, alias, message]) => {
     const plan = await planRow(row(fields), context(over))
     expect([plan.outcome, plan.alias, plan.message]).toEqual([outcome, alias, message])
+  })
+
+  it("carries the row's tags into the link and its reader's notes into the message", async () => {
+    const plan = await planRow(
+      row({
+        alias: 'taken',
+        tags: ['a', 'b'],
+        notes: ['Only the first 25 tags were kept: 5 more left out.'],
+      }),
+      context({ onConflict: 'rename' }),
+    )
+    expect([plan.outcome, plan.alias, plan.message, plan.link?.tags]).toEqual([
+      'renamed',
+      'taken-3',
+      'The alias taken has already been taken. Only the first 25 tags were kept: 5 more left out.',
+      ['a', 'b'],
+    ])
   })
 
   it('keeps the expiry in the owner time zone and the first 255 characters of a title', async () => {

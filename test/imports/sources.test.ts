@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { SourceRow } from '../../src/imports/row.js'
+import { given } from '../support/source-rows.js'
 import { FILE_SOURCES, type FileSource } from '../../src/imports/sources/index.js'
 
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, import.meta.url))
@@ -10,12 +11,7 @@ async function read(source: FileSource, file: string): Promise<Partial<SourceRow
   const rows: Partial<SourceRow>[] = []
   for await (const row of FILE_SOURCES[source](createReadStream(fixture(file)))) {
     // Only what the source gave, so each expectation lists it all.
-    const given = Object.fromEntries(
-      Object.entries(row).filter(
-        ([k, v]) => v !== null && !(k === 'clicks' && v === 0) && !(k === 'disabled' && !v),
-      ),
-    )
-    rows.push(given)
+    rows.push(given(row))
   }
   return rows
 }
@@ -63,6 +59,7 @@ describe('file sources read their documented export formats', () => {
         title: 'One',
         createdAt: Date.parse('2023-05-01T08:20:30Z'),
         clicks: 17,
+        tags: ['news', 'tech'],
       },
       {
         line: 2,

@@ -9,6 +9,7 @@ import {
   instant,
   splitShortUrl,
   text,
+  withTags,
   type SourceRow,
   type SourceTarget,
 } from '../row.js'
@@ -102,8 +103,8 @@ export async function* readPhpShort(input: ApiSourceInput): AsyncGenerator<Sourc
 
 /**
  * Shlink's REST API v3 (`GET /rest/v3/short-urls`, `X-Api-Key`): short code, long URL, title,
- * domain (its default domain becomes ours), creation date, visit total, valid-until and
- * max-visits. Tags and each visit's details stay behind.
+ * domain (its default domain becomes ours), creation date, visit total, valid-until,
+ * max-visits and tags. Each visit's details stay behind.
  */
 export async function* readShlink(input: ApiSourceInput): AsyncGenerator<SourceRow> {
   const headers = { 'x-api-key': input.key, accept: 'application/json' }
@@ -130,6 +131,7 @@ export async function* readShlink(input: ApiSourceInput): AsyncGenerator<SourceR
       row.clicks = count(visits.total ?? item.visitsCount)
       row.endsAt = instant(meta.validUntil)
       row.expirationClicks = count(meta.maxVisits) || null
+      withTags(row, Array.isArray(item.tags) ? item.tags : [])
       yield row
     }
     const pagination = object(shortUrls.pagination)

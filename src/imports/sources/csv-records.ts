@@ -21,7 +21,7 @@ export interface CsvRecord {
 const SNIFF = 64 * 1024
 export const MAX_FIELD = 1024 * 1024
 
-async function* decoded(input: AsyncIterable<Buffer | Uint8Array>): AsyncGenerator<string> {
+export async function* decoded(input: AsyncIterable<Buffer | Uint8Array>): AsyncGenerator<string> {
   let head = Buffer.alloc(0)
   let decoder: TextDecoder | null = null
   const choose = (bytes: Buffer, final: boolean): TextDecoder => {
@@ -60,17 +60,23 @@ async function* decoded(input: AsyncIterable<Buffer | Uint8Array>): AsyncGenerat
 
 const TOO_LONG = '\u0001'
 
-/** Whole lines, with any line over MAX_FIELD characters replaced by the TOO_LONG marker. */
+/**
+ * Whole lines, with any line over MAX_FIELD characters replaced by the TOO_LONG marker. The
+ * marker keeps the dropped line's ending (`\r\n` or `\n`): csv-parse takes its record
+ * delimiter from the first line, and a marker ending otherwise would join the next row to it.
+ */
 async function* boundedLines(input: AsyncIterable<string>): AsyncGenerator<string> {
   let line = ''
   let dropping = false
+  let last = ''
   for await (const chunk of input) {
     let out = ''
     let start = 0
     for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', start)) {
       const part = chunk.slice(start, nl + 1)
-      if (dropping) out += `${TOO_LONG}\n`
-      else if (line.length + part.length > MAX_FIELD + 1) out += `${TOO_LONG}\n`
+      const crlf = nl > 0 ? chunk[nl - 1] === '\r' : last === '\r'
+      if (dropping || line.length + part.length > MAX_FIELD + 1)
+        out += `${TOO_LONG}${crlf ? '\r\n' : '\n'}`
       else out += line + part
       line = ''
       dropping = false
@@ -83,6 +89,7 @@ async function* boundedLines(input: AsyncIterable<string>): AsyncGenerator<strin
         line = ''
       } else line += rest
     }
+    if (chunk !== '') last = chunk[chunk.length - 1]!
     if (out !== '') yield out
   }
   if (dropping) yield TOO_LONG

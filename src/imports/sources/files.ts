@@ -2,9 +2,19 @@
  * The export files of other shorteners, each read into source rows. What each carries over
  * and loses is in docs/import.md. Column names are matched case-insensitively.
  */
-import { count, emptyRow, instant, splitShortUrl, text, type SourceRow } from '../row.js'
-import { csvRecords, pick, type CsvRecord } from './csv-records.js'
+import {
+  count,
+  emptyRow,
+  instant,
+  splitShortUrl,
+  splitTags,
+  text,
+  withTags,
+  type SourceRow,
+} from '../row.js'
+import { csvRecords, decoded, pick, type CsvRecord } from './csv-records.js'
 import { jsonItems, type JsonItem } from './json-items.js'
+import { readYourlsSql } from './yourls-sql.js'
 
 type Bytes = AsyncIterable<Buffer | Uint8Array>
 
@@ -36,9 +46,18 @@ function rowOf(
   return row
 }
 
-/** YOURLS: its `yourls_url` table as CSV (keyword, url, title, timestamp, ip, clicks). */
-export function readYourls(input: Bytes): AsyncGenerator<SourceRow> {
-  return fromCsv(input, (f, row) => {
+/**
+ * YOURLS: its `yourls_url` table as CSV (keyword, url, title, timestamp, ip, clicks), or its
+ * database as a `.sql` dump (yourls-sql.ts), told apart by the first bytes: a dump begins with
+ * a comment or a statement.
+ */
+export async function* readYourls(input: Bytes): AsyncGenerator<SourceRow> {
+  const bytes = await firstBytes(input)
+  if (SQL_START.test(bytes.head)) {
+    yield* readYourlsSql(decoded(bytes.stream))
+    return
+  }
+  yield* fromCsv(bytes.stream, (f, row) => {
     row.alias = text(f.keyword)
     row.key = row.alias
     row.url = text(f.url)
@@ -48,7 +67,14 @@ export function readYourls(input: Bytes): AsyncGenerator<SourceRow> {
   })
 }
 
-/** Shlink's CSV export: createdAt, domain, shortCode, shortUrl, longUrl, title, tags, visits. */
+/** How a MySQL dump begins (after a byte-order mark and blank lines): a comment or a statement. */
+const SQL_START =
+  /^(\uFEFF)?\s*(--|#|\/\*|(set|create|insert|drop|lock|use|replace|start|begin)\s)/i
+
+/**
+ * Shlink's CSV export: createdAt, domain, shortCode, shortUrl, longUrl, title, tags (names
+ * joined by `|`), visits.
+ */
 export function readShlinkCsv(input: Bytes): AsyncGenerator<SourceRow> {
   return fromCsv(input, (f, row) => {
     const short = splitShortUrl(pick(f, 'shorturl', 'short_url'))
@@ -59,12 +85,14 @@ export function readShlinkCsv(input: Bytes): AsyncGenerator<SourceRow> {
     row.title = text(f.title)
     row.createdAt = instant(pick(f, 'createdat', 'created_at', 'datecreated'))
     row.clicks = count(pick(f, 'visits', 'visitscount', 'visits_count'))
+    withTags(row, splitTags(f.tags, '|'))
   })
 }
 
 /**
- * Bitly's link export (CSV: link or bitlink, long_url, title, created_at, clicks; or the JSON
- * of its v4 `bitlinks` list: `{"links":[{id, link, long_url, title, created_at, …}]}`).
+ * Bitly's link export (CSV: link or bitlink, long_url, title, created_at, clicks, tags joined
+ * by `,`; or the JSON of its v4 `bitlinks` list: `{"links":[{id, link, long_url, title,
+ * created_at, tags: [names], …}]}`).
  */
 export async function* readBitly(input: Bytes): AsyncGenerator<SourceRow> {
   const bytes = await firstBytes(input)
@@ -78,6 +106,7 @@ export async function* readBitly(input: Bytes): AsyncGenerator<SourceRow> {
       row.title = text(item.title)
       row.createdAt = instant(item.created_at)
       row.clicks = count(item.clicks)
+      withTags(row, Array.isArray(item.tags) ? item.tags : [])
       yield row
     }
     return
@@ -92,13 +121,17 @@ export async function* readBitly(input: Bytes): AsyncGenerator<SourceRow> {
     row.title = pick(f, 'title')
     row.createdAt = instant(pick(f, 'created_at', 'created', 'date created', 'created date'))
     row.clicks = count(pick(f, 'clicks', 'total clicks', 'engagements'))
+    withTags(row, splitTags(f.tags, ','))
   })
 }
 
-/** Dub's link export (CSV: link or shortLink, url, title, clicks, createdAt; or JSON). */
+/**
+ * Dub's link export (CSV: link or shortLink, url, title, clicks, createdAt, Tags joined by `, `;
+ * or JSON, its links' `tags` objects or `tagNames`).
+ */
 export async function* readDub(input: Bytes): AsyncGenerator<SourceRow> {
   const bytes = await firstBytes(input)
-  const map = (get: (...names: string[]) => string | null, row: SourceRow) => {
+  const map = (get: (...names: string[]) => string | null, row: SourceRow, tags: unknown[]) => {
     const link = get('shortlink', 'short link', 'link')
     const short = splitShortUrl(link)
     row.domain = ownDomain(get('domain')?.toLowerCase() ?? short.domain)
@@ -111,22 +144,38 @@ export async function* readDub(input: Bytes): AsyncGenerator<SourceRow> {
     row.password = get('password')
     row.endsAt = instant(get('expiresat', 'expires at'))
     row.disabled = /^true$/i.test(get('archived') ?? '')
+    withTags(row, tags)
   }
   if (bytes.json) {
     for await (const { row, item } of jsonRows(bytes.stream)) {
       const lower = Object.fromEntries(Object.entries(item).map(([k, v]) => [k.toLowerCase(), v]))
-      map((...names) => {
-        for (const n of names) {
-          const v = text(lower[n])
-          if (v !== null) return v
-        }
-        return null
-      }, row)
+      map(
+        (...names) => {
+          for (const n of names) {
+            const v = text(lower[n])
+            if (v !== null) return v
+          }
+          return null
+        },
+        row,
+        dubTags(lower.tags, lower.tagnames),
+      )
       yield row
     }
     return
   }
-  yield* fromCsv(bytes.stream, (f, row) => map((...names) => pick(f, ...names), row))
+  yield* fromCsv(bytes.stream, (f, row) =>
+    map((...names) => pick(f, ...names), row, splitTags(f.tags, ',')),
+  )
+}
+
+/** Dub's tags: `tags` as objects with a `name` (or plain names), else `tagNames`. */
+function dubTags(tags: unknown, tagNames: unknown): unknown[] {
+  if (Array.isArray(tags) && tags.length > 0)
+    return tags.map((tag: unknown) =>
+      typeof tag === 'object' && tag !== null ? (tag as { name?: unknown }).name : tag,
+    )
+  return Array.isArray(tagNames) ? tagNames : []
 }
 
 /**
@@ -164,7 +213,8 @@ async function firstBytes(input: Bytes) {
   const iterator = input[Symbol.asyncIterator]()
   const first = await iterator.next()
   const head = first.done ? Buffer.alloc(0) : Buffer.from(first.value)
-  const json = /^(\uFEFF)?\s*[[{]/.test(head.subarray(0, 64).toString('utf8'))
+  const start = head.subarray(0, 64).toString('utf8')
+  const json = /^(\uFEFF)?\s*[[{]/.test(start)
   async function* stream(): AsyncGenerator<Buffer> {
     try {
       if (head.length > 0) yield head
@@ -175,8 +225,5 @@ async function firstBytes(input: Bytes) {
       await iterator.return?.()
     }
   }
-  return {
-    json,
-    stream: stream(),
-  }
+  return { json, head: start, stream: stream() }
 }
