@@ -7,6 +7,7 @@
 import type { LinkRecord } from '../links/schema.js'
 import { TARGET_LISTS, type TargetList } from '../links/targeting-keys.js'
 import { utcToZoned } from '../shared/time.js'
+import { recordRuleRows, ruleRows, rulesInput, type RuleRow } from './link-rules-form.js'
 
 export interface TargetRow {
   key: string
@@ -33,6 +34,7 @@ export interface LinkFormValues {
   platform: TargetRow[]
   language: TargetRow[]
   rotation: TargetRow[]
+  rules: RuleRow[]
   /** Edit form only: remove the stored password / statistics password. */
   clear_password: boolean
   clear_privacy_password: boolean
@@ -88,6 +90,7 @@ export function formValues(raw: Raw): LinkFormValues {
     platform: rows(raw.platform),
     language: rows(raw.language),
     rotation: rows(raw.rotation),
+    rules: ruleRows(raw.rules),
     clear_password: text(raw, '_clear_password') === '1',
     clear_privacy_password: text(raw, '_clear_privacy_password') === '1',
     sent: new Set(Object.keys(raw)),
@@ -130,6 +133,7 @@ export function recordValues(link: LinkRecord, timeZone: string): LinkFormValues
     platform: keyed(link.platform_target),
     language: keyed(link.language_target),
     rotation: (link.rotation_target ?? []).map((e) => ({ key: '', value: e.value })),
+    rules: recordRuleRows(link.rules),
     clear_password: false,
     clear_privacy_password: false,
     sent: new Set(),
@@ -187,6 +191,7 @@ export function apiInput(
       list === 'rotation' ? { value: row.value } : { key: row.key, value: row.value },
     )
   }
+  input.rules = rulesInput(values.rules)
   if (!mode.edit) {
     input.domain_id = values.domain_id
     input.password = values.password
