@@ -17,6 +17,7 @@ import { PRIVACY_STATES, summaries, TARGET_STATES } from './link-form-summaries.
 import { inPeoplesWords, linkNaming } from './messages.js'
 import { SocialPreview, socialState } from './link-social-preview.js'
 import { Targeting, type FocusHint } from './link-targeting.js'
+import { RulesEditor } from './link-rules.js'
 import { dashboardPage, type Viewer } from './shell.js'
 
 export type { FocusHint } from './link-targeting.js'
@@ -37,6 +38,8 @@ export interface LinkFormInput {
   notice?: string | null
   /** The expiry date has passed: the form asks to confirm it (`_past_expiry=1`). */
   pastExpiry?: boolean
+  /** A button of the rules editor was pressed: its section stays open. */
+  rulesOpen?: boolean
 }
 
 /** The form's optional parts, each a closed section whose summary says what is set. */
@@ -45,6 +48,7 @@ const SECTION_FIELDS: Record<string, (field: string) => boolean> = {
   statistics: (f) => f === 'privacy' || f === 'privacy_password',
   expiry: (f) => f.startsWith('expiration_'),
   targeting: (f) => f === 'target_type' || /^(country|platform|language|rotation)(\.|$)/.test(f),
+  rules: (f) => f === 'rules' || f.startsWith('rules.'),
   organise: (f) => f === 'space_id' || f === 'pixel_ids' || f.startsWith('pixel_ids.'),
   social: (f) => f.startsWith('og_'),
 }
@@ -297,6 +301,14 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
           <Targeting values={values} errors={errors} action={action} focus={props.focus} />
         </Section>
         <Section
+          id="rules"
+          name="Rules"
+          state={rulesState(values.rules)}
+          open={failed('rules') || props.rulesOpen === true}
+        >
+          <RulesEditor rules={values.rules} errors={errors} action={action} />
+        </Section>
+        <Section
           id="organise"
           name="Space and pixels"
           state={state.organise}
@@ -378,6 +390,23 @@ export function targetingFragment(input: LinkFormInput, focus: FocusHint): strin
       focus={focus}
     />,
   )
+}
+
+/** Only the rules section, for a button of the rules editor pressed with htmx. */
+export function rulesFragment(input: LinkFormInput): string {
+  const action = input.link ? `/dashboard/links/${input.link.id}` : '/dashboard/links/new'
+  return renderToString(
+    <RulesEditor
+      rules={input.values.rules}
+      errors={inPeoplesWords(input.errors, linkNaming)}
+      action={action}
+    />,
+  )
+}
+
+function rulesState(rules: LinkFormValues['rules']): string {
+  const n = rules.filter((r) => r.url !== '' || r.conditions.some((c) => c.type !== '')).length
+  return n === 0 ? 'None' : n === 1 ? '1 rule' : `${n} rules`
 }
 
 export function linkFormPage(

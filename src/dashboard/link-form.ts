@@ -7,6 +7,7 @@
 import type { LinkRecord } from '../links/schema.js'
 import { TARGET_LISTS, type TargetList } from '../links/targeting-keys.js'
 import { utcToZoned } from '../shared/time.js'
+import { recordRuleRows, ruleRows, rulesInput, type RuleRow } from './link-rules-form.js'
 
 export interface TargetRow {
   key: string
@@ -36,6 +37,7 @@ export interface LinkFormValues {
   og_title: string
   og_description: string
   og_image: string
+  rules: RuleRow[]
   /** Edit form only: remove the stored password / statistics password. */
   clear_password: boolean
   clear_privacy_password: boolean
@@ -94,6 +96,7 @@ export function formValues(raw: Raw): LinkFormValues {
     og_title: text(raw, 'og_title'),
     og_description: text(raw, 'og_description'),
     og_image: text(raw, 'og_image'),
+    rules: ruleRows(raw.rules),
     clear_password: text(raw, '_clear_password') === '1',
     clear_privacy_password: text(raw, '_clear_privacy_password') === '1',
     sent: new Set(Object.keys(raw)),
@@ -139,6 +142,7 @@ export function recordValues(link: LinkRecord, timeZone: string): LinkFormValues
     og_title: link.og_title ?? '',
     og_description: link.og_description ?? '',
     og_image: link.og_image ?? '',
+    rules: recordRuleRows(link.rules),
     clear_password: false,
     clear_privacy_password: false,
     sent: new Set(),
@@ -199,6 +203,7 @@ export function apiInput(
       list === 'rotation' ? { value: row.value } : { key: row.key, value: row.value },
     )
   }
+  input.rules = rulesInput(values.rules)
   if (!mode.edit) {
     input.domain_id = values.domain_id
     input.password = values.password

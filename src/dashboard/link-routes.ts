@@ -29,8 +29,10 @@ import {
   type LinkFormValues,
   type RowAction,
 } from './link-form.js'
+import { applyRuleAction, ruleAction, type RuleAction } from './link-rules-form.js'
 import {
   linkFormPage,
+  rulesFragment,
   targetingFragment,
   type FocusHint,
   type LinkChoices,
@@ -79,6 +81,7 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
     notice?: string | null
     focus?: FocusHint
     pastExpiry?: boolean
+    rulesOpen?: boolean
   }
 
   /**
@@ -128,6 +131,7 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
       ...(extra.link ? { link: extra.link } : {}),
       notice: extra.notice ?? null,
       pastExpiry: extra.pastExpiry ?? false,
+      rulesOpen: extra.rulesOpen ?? false,
     }
   }
 
@@ -158,15 +162,32 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
         : { list: action.remove, row: 'add' }
     const extra = { focus, ...(link ? { link } : {}) }
     if (request.headers['hx-request'] === 'true') {
-      const fragment = targetingFragment(await formInput(request, next, extra), focus)
-      return reply
-        .code(200)
-        .header('content-type', 'text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header('vary', 'HX-Request')
-        .send(fragment)
+      return sendFragment(reply, targetingFragment(await formInput(request, next, extra), focus))
     }
     return send(reply, 200, await formPage(request, next, extra))
+  }
+
+  /** A button of the rules editor: the same form with its rules changed, nothing saved. */
+  async function rulesChange(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    values: LinkFormValues,
+    action: RuleAction,
+    link?: LinkRecord,
+  ): Promise<FastifyReply> {
+    const next = { ...values, rules: applyRuleAction(values.rules, action) }
+    const input = await formInput(request, next, { rulesOpen: true, ...(link ? { link } : {}) })
+    if (request.headers['hx-request'] === 'true') return sendFragment(reply, rulesFragment(input))
+    return send(reply, 200, linkFormPage(options.viewer(request), input))
+  }
+
+  function sendFragment(reply: FastifyReply, fragment: string): FastifyReply {
+    return reply
+      .code(200)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('vary', 'HX-Request')
+      .send(fragment)
   }
 
   const formRoute = { schema: { hide: true }, bodyLimit: BODY_LIMIT }
@@ -192,6 +213,8 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
         return send(reply, 422, await formPage(request, values, { errors: long }))
       return rowChange(request, reply, values, action)
     }
+    const rules = ruleAction(raw)
+    if (rules) return rulesChange(request, reply, values, rules)
     const { body, errors } = validateAsApi(request, LinkCreateBody, input)
     if (unconfirmedPastExpiry(request, raw, values, errors))
       return askPastExpiry(request, reply, values, errors)
@@ -235,6 +258,8 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
         return send(reply, 422, await formPage(request, values, { link, errors: long }))
       return rowChange(request, reply, values, action, link)
     }
+    const rules = ruleAction(raw)
+    if (rules) return rulesChange(request, reply, values, rules, link)
     const { body, errors } = validateAsApi(request, LinkUpdateBody, input)
     if (unconfirmedPastExpiry(request, raw, values, errors, link))
       return askPastExpiry(request, reply, values, errors, link)

@@ -93,6 +93,7 @@ export function labelled(labels: Record<string, string>): Naming {
 
 const LINK_LABELS: Record<string, string> = {
   url: 'Destination URL',
+  rules: 'Rules',
   domain_id: 'Domain',
   alias: 'Alias',
   title: 'Title',
@@ -127,6 +128,14 @@ export const linkNaming: Naming = (field) => {
   const plain = labelled(LINK_LABELS)(field)
   if (plain !== undefined) return plain
   if (/^pixel_ids\.\d+$/.test(field)) return '“Pixels”'
+  const rule = /^rules\.(\d+)\.(url|conditions)(?:\.(\d+)\.(type|key))?$/.exec(field)
+  if (rule) {
+    const n = Number(rule[1]) + 1
+    if (rule[2] === 'url') return `“Then send to” of rule ${n}`
+    if (rule[3] === undefined) return `the conditions of rule ${n}`
+    const part = rule[4] === 'type' ? 'the type' : 'the parameter'
+    return `${part} of condition ${Number(rule[3]) + 1} of rule ${n}`
+  }
   const row = /^(country|platform|language|rotation)\.(\d+)\.(key|value)$/.exec(field)
   if (!row) return undefined
   const n = Number(row[2]) + 1

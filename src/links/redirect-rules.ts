@@ -102,16 +102,15 @@ function condition(raw: RawCondition, at: string, errors: FieldErrors): StoredCo
     if (key === undefined || key === null) return null
     return value === undefined || value === null ? { type, key } : { type, key, value }
   }
-  if (given('key')) {
-    errors.add(`${at}.key`, `The ${at}.key field is only taken by query conditions.`)
-  }
+  const keyGiven = given('key')
+  if (keyGiven) errors.add(`${at}.key`, `The ${at}.key field is only taken by query conditions.`)
   if (!given('value')) errors.add(`${at}.value`, `The ${at}.value field is required.`)
   if (value === undefined || value === null) return null
   const stored = storedValue(type as Exclude<RuleConditionType, 'query'>, value)
   if (stored === null) {
     errors.add(`${at}.value`, invalidValue(type as RuleConditionType, `${at}.value`))
   }
-  return stored === null || key !== undefined ? null : { type, value: stored }
+  return stored === null || keyGiven ? null : { type, value: stored }
 }
 
 function isBlank(raw: RawCondition | undefined): boolean {
