@@ -28,6 +28,8 @@ export interface SourceRow {
   disabled: boolean
   /** Epoch milliseconds of an expiry the source gave as an instant (wins over date/time). */
   endsAt: number | null
+  /** Tag names as the source gave them (checked and made unique by the planner). */
+  tags: string[]
   /** Why the reader could not read the row (wrong column count, unreadable value…). */
   problem: string | null
   /** What only the phpShort API carries (null or empty for every other source). */
@@ -80,6 +82,7 @@ export function emptyRow(line: number): SourceRow {
     expirationClicks: null,
     disabled: false,
     endsAt: null,
+    tags: [],
     problem: null,
     extra: null,
   }

@@ -235,7 +235,7 @@ async function resultOf(plan: Plan, userId: number, now: number): Promise<RowRes
       created_at: draft.createdAt ?? now,
       updated_at: now,
     }
-    link = { row, space: draft.space, pixels: draft.extra.pixels }
+    link = { row, space: draft.space, tags: draft.tags, pixels: draft.extra.pixels }
   }
   return {
     line: plan.line,

@@ -12,7 +12,11 @@ async function read(source: FileSource, file: string): Promise<Partial<SourceRow
     // Only what the source gave, so each expectation lists it all.
     const given = Object.fromEntries(
       Object.entries(row).filter(
-        ([k, v]) => v !== null && !(k === 'clicks' && v === 0) && !(k === 'disabled' && !v),
+        ([k, v]) =>
+          v !== null &&
+          !(k === 'clicks' && v === 0) &&
+          !(k === 'disabled' && !v) &&
+          !(k === 'tags' && Array.isArray(v) && v.length === 0),
       ),
     )
     rows.push(given)
