@@ -74,3 +74,35 @@ describe('tags in the links list', () => {
     expect(filtered.body).toContain('id="filter-tag" type="text" name="tag" value="Red &amp; Bold"')
   })
 })
+
+describe('the Tags screen', () => {
+  it('lists tags with their links, renames onto another name to merge, and deletes', async () => {
+    const one = await createLink(t, { alias: 'screen-one', 'tags[]': 'Alpha' })
+    const two = await createLink(t, { alias: 'screen-two', 'tags[]': 'Beta' })
+    const list = await alice.get('/dashboard/tags')
+    expectStatus(list, 200)
+    expect(list.body).toContain('<strong>Alpha</strong>')
+    expect(list.body).toContain('<a href="/dashboard/links?tag=Alpha">1</a>')
+    const alpha = (await t.call('GET', '/api/v1/tags?search=Alpha')).json().data[0]
+    const beta = (await t.call('GET', '/api/v1/tags?search=Beta')).json().data[0]
+    const edit = await alice.get(`/dashboard/tags/${alpha.id}/edit`)
+    expectStatus(edit, 200)
+    const merged = await alice.post(`/dashboard/tags/${alpha.id}`, {
+      _csrf: csrfOf(edit.body),
+      name: 'beta',
+      color: '3',
+    })
+    expectStatus(merged, 303)
+    expect((await show(t, `links/${one.id}`)).tags).toEqual(['beta'])
+    expect((await show(t, `links/${two.id}`)).tags).toEqual(['beta'])
+    expectStatus(await t.call('GET', `/api/v1/tags/${beta.id}`), 404)
+    const confirm = await alice.get(`/dashboard/tags/${alpha.id}/delete`)
+    expectStatus(confirm, 200)
+    const deleted = await alice.post(`/dashboard/tags/${alpha.id}/delete`, {
+      _csrf: csrfOf(confirm.body),
+    })
+    expectStatus(deleted, 303)
+    expectStatus(await t.call('GET', `/api/v1/tags/${alpha.id}`), 404)
+    expect((await show(t, `links/${one.id}`)).tags).toEqual([])
+  })
+})
