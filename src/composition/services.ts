@@ -24,6 +24,8 @@ import { Changes } from '../shared/changes.js'
 import { ownDomainOf } from '../shared/domain-name.js'
 import { SpaceService } from '../spaces/service.js'
 import { SqlSpaceStore } from '../spaces/store.js'
+import { TagService } from '../tags/service.js'
+import { SqlTagStore } from '../tags/store.js'
 import { AccountOverviewService, SqlAccountTotalsStore } from '../stats/account-overview.js'
 import { StatsService } from '../stats/service.js'
 import { SqlStatsStore } from '../stats/sql-store.js'
@@ -63,6 +65,7 @@ export function createServices(db: Db, options: ServiceOptions) {
     domains: new SqlDomainStore(db),
     spaces: new SqlSpaceStore(db),
     pixels: new SqlPixelStore(db),
+    tags: new SqlTagStore(db),
     links: new SqlLinkStore(
       db,
       options.log?.('folding the rows of a count of links failed; the next list tries again'),
@@ -140,6 +143,7 @@ export function createServices(db: Db, options: ServiceOptions) {
       options.publicUrl ? ownDomainOf(options.publicUrl).name : null,
     ),
     spaces: new SpaceService(stores.spaces, linksOf, events, now),
+    tags: new TagService(stores.tags, linksOf, events, now),
     pixels: new PixelService(stores.pixels, linkKeys, linksOf, events, now),
     links,
     qrCodes: new QrCodes(),

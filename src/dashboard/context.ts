@@ -15,6 +15,7 @@ import type { LinkPresenter } from '../links/record.js'
 import type { LinkService } from '../links/service.js'
 import type { PixelService } from '../pixels/service.js'
 import type { SessionService } from '../sessions/service.js'
+import type { TagService } from '../tags/service.js'
 import type { SpaceService } from '../spaces/service.js'
 import type { AccountOverviewService } from '../stats/account-overview.js'
 import type { StatsService } from '../stats/service.js'
@@ -43,6 +44,7 @@ export interface DashboardServices {
   overview: AccountOverviewService
   pixels: PixelService
   spaces: SpaceService
+  tags: TagService
   domains: DomainService
   stats: StatsService
   imports: ImportService

@@ -39,6 +39,8 @@ export function Input(props: {
   autocomplete?: string
   placeholder?: string
   autofocus?: boolean
+  /** The id of a `<datalist>` of suggestions. */
+  list?: string
 }) {
   const id = idOf(props.name)
   const messages = props.errors[props.field ?? props.name]
@@ -65,7 +67,7 @@ export function Input(props: {
       ) : type === 'number' ? (
         <input type="number" min={0} step={1} {...common} />
       ) : (
-        <input type="text" inputMode={props.inputMode} {...common} />
+        <input type="text" inputMode={props.inputMode} list={props.list} {...common} />
       )}
       {props.hint !== undefined ? (
         <p class="muted small hint" id={`${id}-hint`}>

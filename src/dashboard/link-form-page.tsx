@@ -26,6 +26,8 @@ export interface LinkChoices {
   domains: { id: number; name: string }[]
   spaces: { id: number; name: string }[]
   pixels: { id: number; name: string; type: string }[]
+  /** The user's tag names, suggested in the tags field. */
+  tags: string[]
 }
 
 export interface LinkFormInput {
@@ -49,7 +51,7 @@ const SECTION_FIELDS: Record<string, (field: string) => boolean> = {
   expiry: (f) => f.startsWith('expiration_'),
   targeting: (f) => f === 'target_type' || /^(country|platform|language|rotation)(\.|$)/.test(f),
   rules: (f) => f === 'rules' || f.startsWith('rules.'),
-  organise: (f) => f === 'space_id' || f === 'pixel_ids' || f.startsWith('pixel_ids.'),
+  organise: (f) => /^(space_id|pixel_ids|tags)(\.|$)/.test(f),
   social: (f) => f.startsWith('og_'),
 }
 
@@ -86,6 +88,7 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
   const action = link ? `/dashboard/links/${link.id}` : '/dashboard/links/new'
   const all = Object.entries(errors)
   const pixelMessages = all.filter(([f]) => f === 'pixel_ids' || f.startsWith('pixel_ids.'))
+  const tagMessages = all.filter(([f]) => f === 'tags' || f.startsWith('tags.'))
   const failed = (section: string) => all.some(([f]) => SECTION_FIELDS[section]!(f))
   const state = summaries(values, choices, link)
   const domainName =
@@ -310,10 +313,28 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
         </Section>
         <Section
           id="organise"
-          name="Space and pixels"
+          name="Space, tags and pixels"
           state={state.organise}
           open={failed('organise')}
         >
+          <div class="tag-field" data-tag-suggestions="tag-names">
+            <Input
+              name="tags"
+              label="Tags"
+              value={values.tags}
+              errors={
+                tagMessages.length > 0 ? { tags: tagMessages.flatMap(([, list]) => list) } : {}
+              }
+              hint="Names separated by commas; a new name makes a tag."
+              autocomplete="off"
+              list="tag-names"
+            />
+            <datalist id="tag-names">
+              {choices.tags.map((name) => (
+                <option key={name} value={name} />
+              ))}
+            </datalist>
+          </div>
           <Select
             name="space_id"
             label="Space"

@@ -3,7 +3,7 @@
  * set · Active", "Expires 3 Dec 2026, 18:00", "Countries: 2 rules".
  */
 import type { LinkRecord } from '../links/schema.js'
-import type { LinkFormValues, TargetRow } from './link-form.js'
+import { tagNamesOfText, type LinkFormValues, type TargetRow } from './link-form.js'
 
 export interface Summaries {
   access: string
@@ -84,8 +84,10 @@ export function summaries(
 
   const space = choices.spaces.find((s) => String(s.id) === values.space_id)
   const pixels = values.pixel_ids.length
+  const tags = tagNamesOfText(values.tags).length
   const organise = [
     space ? `Space: ${space.name}` : 'No space',
+    tags === 0 ? 'No tags' : count(tags, 'tag', 'tags'),
     pixels === 0 ? 'No pixels' : count(pixels, 'pixel', 'pixels'),
   ]
   return {

@@ -22,6 +22,8 @@ export interface LinkFormValues {
   password: string
   space_id: string
   pixel_ids: string[]
+  /** Tag names separated by commas. */
+  tags: string
   disabled: string
   privacy: string
   privacy_password: string
@@ -81,6 +83,7 @@ export function formValues(raw: Raw): LinkFormValues {
     password: text(raw, 'password'),
     space_id: text(raw, 'space_id'),
     pixel_ids: items(raw.pixel_ids).filter((v): v is string => typeof v === 'string' && v !== ''),
+    tags: text(raw, 'tags'),
     disabled: text(raw, 'disabled'),
     privacy: text(raw, 'privacy'),
     privacy_password: text(raw, 'privacy_password'),
@@ -127,6 +130,7 @@ export function recordValues(link: LinkRecord, timeZone: string): LinkFormValues
     password: '',
     space_id: link.space === null ? '' : String(link.space.id),
     pixel_ids: link.pixels.map((p) => String(p.id)),
+    tags: link.tags.join(', '),
     disabled: String(link.disabled),
     privacy: String(link.privacy),
     privacy_password: '',
@@ -187,6 +191,7 @@ export function apiInput(
     alias: values.alias,
     space_id: values.space_id,
     pixel_ids: values.pixel_ids,
+    tags: tagNamesOfText(values.tags),
     disabled: values.disabled,
     privacy: values.privacy,
     expiration_url: values.expiration_url,
@@ -220,4 +225,12 @@ export function apiInput(
   if (mode.edit && values.clear_password) input.password = ''
   if (mode.edit && values.clear_privacy_password) input.privacy_password = ''
   return input
+}
+
+/** The names of a comma-separated text (the tags field), empty ones left out. */
+export function tagNamesOfText(text: string): string[] {
+  return text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
 }

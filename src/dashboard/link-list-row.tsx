@@ -110,6 +110,16 @@ export function LinkRow(props: { link: LinkRecord; now: number; csrf: string; ba
             {f.word}
           </span>
         ))}
+        {link.tags.map((name) => (
+          <a
+            key={name}
+            class="badge tag"
+            href={`/dashboard/links?${new URLSearchParams({ tag: name }).toString()}`}
+            title={`Links tagged ${name}`}
+          >
+            {name}
+          </a>
+        ))}
       </td>
       <td class="num" data-label="Clicks">
         {numbers.format(link.clicks)}

@@ -39,6 +39,8 @@ export const LINK_LIST_STYLES = `
 .status-expired{background:#fdf0dc;color:#7f4500;border-color:#f2d3a6}
 .status-disabled{background:#eceef2;color:#454c59;border-color:#d3d7df}
 .badge.feature{background:transparent;color:var(--muted);border-color:var(--line);font-weight:500}
+.badge.tag{background:transparent;color:var(--accent,inherit);border-color:currentColor;font-weight:500;text-decoration:none}
+.badge.tag:hover,.badge.tag:focus-visible{text-decoration:underline}
 @media (prefers-color-scheme:dark){.status-active{background:#12301c;color:#86e0a4;border-color:#1f5232}
 .status-expired{background:#3a2a10;color:#ffc46b;border-color:#5c4318}
 .status-disabled{background:#2a2f38;color:#c9ced8;border-color:#3c434f}}

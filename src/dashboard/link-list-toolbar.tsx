@@ -18,6 +18,7 @@ function filtersOn(query: LinkListQuery): number {
     query.space_id !== undefined,
     query.domain_id !== undefined,
     query.pixel_id !== undefined,
+    (query.tag ?? []).length > 0,
     query.search_by !== undefined && query.search_by !== 'all',
   ].filter(Boolean).length
 }
@@ -90,6 +91,16 @@ export function LinkToolbar(props: {
                 ...props.spaces.map((s) => [String(s.id), s.name] as const),
               ]}
             />
+            <div class="filter">
+              <label for="filter-tag">Tag</label>
+              <input id="filter-tag" type="text" name="tag" value={(query.tag ?? [])[0] ?? ''} />
+            </div>
+            {(query.tag ?? []).slice(1).map((name, i) => (
+              <input key={`${i} ${name}`} type="hidden" name="tag[]" value={name} />
+            ))}
+            {query.tag_mode !== undefined ? (
+              <input type="hidden" name="tag_mode" value={query.tag_mode} />
+            ) : null}
             <FilterSelect
               name="sort_by"
               label="Sort by"

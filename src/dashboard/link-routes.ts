@@ -63,15 +63,17 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
 
   async function choices(userId: number): Promise<LinkChoices> {
     const all = { page: 1, perPage: 100, sort: 'asc' as const }
-    const [domains, spaces, pixels] = await Promise.all([
+    const [domains, spaces, pixels, tags] = await Promise.all([
       services.domains.list(userId, { sortBy: 'name' }, all),
       services.spaces.list(userId, { sortBy: 'name' }, all),
       services.pixels.list(userId, { sortBy: 'name' }, all),
+      services.tags.list(userId, { sortBy: 'links' }, { ...all, sort: 'desc' }),
     ])
     return {
       domains: domains.rows.map((d) => ({ id: d.id, name: d.name })),
       spaces: spaces.rows.map((s) => ({ id: s.id, name: s.name })),
       pixels: pixels.rows.map((p) => ({ id: p.id, name: p.name, type: p.type })),
+      tags: tags.rows.map((t) => t.name),
     }
   }
 

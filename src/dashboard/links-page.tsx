@@ -36,9 +36,10 @@ export interface LinksPageInput {
 
 /** Whether the list is narrowed by anything but its order and page size. */
 function filtered(query: LinkListQuery): boolean {
-  const { search, status, space_id, domain_id, pixel_id, space, domain } = query
+  const { search, status, space_id, domain_id, pixel_id, space, domain, tag } = query
   return (
     (search ?? '') !== '' ||
+    (tag ?? []).some((name) => name.trim() !== '') ||
     (status ?? 0) !== 0 ||
     [space_id, domain_id, pixel_id, space, domain].some((v) => v !== undefined)
   )

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify'
 import { ownDomainOf } from '../shared/domain-name.js'
 import { DnsRecord, dnsIntro } from './domain-dns.js'
-import type { DomainRow, PixelRow, SpaceRow } from '../db/types.js'
+import type { DomainRow, PixelRow, SpaceRow, TagRow } from '../db/types.js'
 import {
   DomainCreateBody,
   DomainListQuery,
@@ -27,6 +27,7 @@ import {
   SpaceUpdateBody,
   type SpaceInput,
 } from '../spaces/schema.js'
+import { TagCreateBody, TagListQuery, TagUpdateBody, type TagInput } from '../tags/schema.js'
 import { ForbiddenError } from '../shared/errors.js'
 import type { DashboardContext } from './context.js'
 import { registerResourceScreens } from './resource-form-routes.js'
@@ -110,6 +111,44 @@ const spaceView: ResourceView<SpaceRow> = {
   deleteWarning: 'Its links are deleted with it.',
 }
 
+const tagView: ResourceView<TagRow> = {
+  section: 'tags',
+  title: 'Tags',
+  object: 'tag',
+  base: '/dashboard/tags',
+  columns: [
+    { label: 'Name', cell: (tag) => <strong>{tag.name}</strong> },
+    {
+      label: 'Colour',
+      cell: (tag) => (
+        <span class={`swatch color-${tag.color}`}>
+          {SPACE_COLORS[tag.color - 1] ?? String(tag.color)}
+        </span>
+      ),
+    },
+    {
+      label: 'Links',
+      cell: (tag) => (
+        <a href={`/dashboard/links?${new URLSearchParams({ tag: tag.name }).toString()}`}>
+          {String(tag.links)}
+        </a>
+      ),
+    },
+    created,
+  ],
+  fields: [
+    {
+      name: 'name',
+      label: 'Name',
+      hint: "Up to 50 characters, no comma. Another tag's name merges that tag into this one.",
+    },
+    { name: 'color', label: 'Colour', choices: COLOR_CHOICES },
+  ],
+  nameOf: (tag) => tag.name,
+  valuesOf: (tag) => ({ name: tag.name, color: String(tag.color) }),
+  deleteWarning: 'Its links stay, without it.',
+}
+
 function domainView(
   base: string,
   section: 'domains' | 'admin',
@@ -165,7 +204,7 @@ function domainView(
 }
 
 export function resourceRoutes(app: FastifyInstance, ctx: DashboardContext): void {
-  const { pixels, spaces, domains } = ctx.services
+  const { pixels, spaces, domains, tags } = ctx.services
 
   registerResourceScreens<PixelRow, PixelListQuery, PixelInput, PixelInput>(app, ctx, {
     view: pixelView,
@@ -201,6 +240,20 @@ export function resourceRoutes(app: FastifyInstance, ctx: DashboardContext): voi
     create: (who, body, errors) => spaces.create(who.user.id, body, errors),
     update: (who, id, body, errors) => spaces.update(who.user.id, id, body, errors),
     delete: (who, id) => spaces.delete(who.user.id, id),
+  })
+
+  registerResourceScreens<TagRow, TagListQuery, TagInput, TagInput>(app, ctx, {
+    view: tagView,
+    listQuery: TagListQuery,
+    createBody: TagCreateBody,
+    updateBody: TagUpdateBody,
+    blank: { name: '', color: '1' },
+    list: (who, query, page) =>
+      tags.list(who.user.id, { search: query.search, sortBy: query.sort_by ?? 'id' }, page),
+    get: (who, id) => tags.get(who.user.id, id),
+    create: (who, body, errors) => tags.create(who.user.id, body, errors),
+    update: (who, id, body, errors) => tags.update(who.user.id, id, body, errors),
+    delete: (who, id) => tags.delete(who.user.id, id),
   })
 
   // The default domain's host: the name a CNAME points to.

@@ -16,6 +16,7 @@ export type Section =
   | 'links'
   | 'pixels'
   | 'spaces'
+  | 'tags'
   | 'domains'
   | 'webhooks'
   | 'imports'
@@ -34,6 +35,7 @@ const SECTIONS: { id: Section; label: string; href: string; admin?: boolean }[] 
   { id: 'links', label: 'Links', href: '/dashboard/links' },
   { id: 'pixels', label: 'Pixels', href: '/dashboard/pixels' },
   { id: 'spaces', label: 'Spaces', href: '/dashboard/spaces' },
+  { id: 'tags', label: 'Tags', href: '/dashboard/tags' },
   { id: 'domains', label: 'Domains', href: '/dashboard/domains' },
   { id: 'webhooks', label: 'Webhooks', href: '/dashboard/webhooks' },
   { id: 'imports', label: 'Imports', href: '/dashboard/imports' },

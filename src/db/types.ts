@@ -143,6 +143,22 @@ export interface LinkPixelsTable {
   pixel_id: number
 }
 
+export interface TagsTable {
+  id: Generated<number>
+  user_id: number
+  name: string
+  /** `name` in lower case: unique per user. */
+  name_key: string
+  color: number
+  created_at: number
+  updated_at: number
+}
+
+export interface LinkTagsTable {
+  link_id: number
+  tag_id: number
+}
+
 export interface SettingsTable {
   name: string
   value: string
@@ -290,6 +306,8 @@ export interface Database {
   pixels: PixelsTable
   links: LinksTable
   link_pixels: LinkPixelsTable
+  tags: TagsTable
+  link_tags: LinkTagsTable
   settings: SettingsTable
   clicks: ClicksTable
   click_stats: ClickStatsTable
@@ -313,6 +331,8 @@ export type ApiKeyRow = Selectable<ApiKeysTable>
 export type DomainRow = Selectable<DomainsTable>
 export type SpaceRow = Selectable<SpacesTable>
 export type PixelRow = Selectable<PixelsTable>
+/** A tag with its number of links. */
+export type TagRow = Selectable<TagsTable> & { links: number }
 /** A link's row as stored: its targeting lists are JSON text. */
 export type StoredLinkRow = Selectable<LinksTable>
 /**

@@ -41,6 +41,9 @@ export const EVENT_TYPES = [
   'space.created',
   'space.updated',
   'space.deleted',
+  'tag.created',
+  'tag.updated',
+  'tag.deleted',
   'domain.created',
   'domain.updated',
   'domain.deleted',
@@ -89,12 +92,16 @@ export interface LinkSnapshot {
   record: EventData['link.deleted']['link']
 }
 
-/** The links in a space, on a domain or carrying a pixel, as snapshots. */
-export type LinkSnapshotsOf = (filter: {
+/** The links of a LinkRelationFilter, as snapshots. */
+export type LinkSnapshotsOf = (filter: LinkRelationFilter) => Promise<LinkSnapshot[]>
+
+/** The links in a space, on a domain, or carrying a pixel or a tag. */
+export interface LinkRelationFilter {
   spaceId?: number
   pixelId?: number
   domainId?: number
-}) => Promise<LinkSnapshot[]>
+  tagId?: number
+}
 
 /** The `link.deleted` events of links removed with their space or domain. */
 export function cascadeDeletes(

@@ -12,6 +12,7 @@
 import { expiryInstant, isReservedAlias, randomAlias } from '../links/field-rules.js'
 import { FieldErrors } from '../shared/errors.js'
 import { FORMATS, isHttpUrl } from '../shared/formats.js'
+import { tagNameList } from '../tags/names.js'
 import { checkExtra, type ExtraDraft } from './extra.js'
 import type { DayClicks, SourceRow } from './row.js'
 
@@ -34,14 +35,14 @@ export interface LinkDraft {
   url: string
   title: string | null
   space: string | null
+  /** Tag names, trimmed, one spelling each. */
+  tags: string[]
   password: string | null
   endsAt: number | null
   expirationClicks: number | null
   disabled: boolean
   clicks: number
   createdAt: number | null
-  /** Tag names, as the source row's `tags`. */
-  tags: string[]
   /** Clicks per day the source logged (the rest of `clicks` counts on the import day). */
   history: DayClicks[]
   /** Targeting, privacy, expiry URL, pixels (phpShort's API only; empty otherwise). */
@@ -98,6 +99,9 @@ export function rowProblems(row: SourceRow): string[] {
   }
   if (row.space !== null && row.space.length > MAX_SPACE)
     problems.push(`The space field must not be greater than ${MAX_SPACE} characters.`)
+  const tagErrors = new FieldErrors()
+  tagNameList('tags', row.tags, tagErrors)
+  problems.push(...Object.values(tagErrors.messages).flat())
   if (row.password !== null && row.password.length > MAX_PASSWORD)
     problems.push(`The password field must not be greater than ${MAX_PASSWORD} characters.`)
   if (row.expirationDate !== null && !FORMATS['date-ymd'](row.expirationDate))
@@ -166,13 +170,13 @@ export async function planRow(row: SourceRow, context: PlanContext): Promise<Pla
     // Other shorteners allow longer titles: the first 255 characters are kept.
     title: row.title === null ? null : [...row.title].slice(0, MAX_TITLE).join(''),
     space: row.space,
+    tags: tagNameList('tags', row.tags, new FieldErrors()),
     password: row.password,
     endsAt,
     expirationClicks: row.expirationClicks === 0 ? null : row.expirationClicks,
     disabled: row.disabled,
     clicks: row.clicks,
     createdAt: row.createdAt,
-    tags: row.tags,
     history: row.history,
     extra: extra.draft,
   })

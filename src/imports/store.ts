@@ -5,6 +5,8 @@
  */
 import { sql, type ExpressionBuilder } from 'kysely'
 import type { Db } from '../db/connect.js'
+import { tagKey } from '../tags/names.js'
+import { SqlTagStore, type TagStore } from '../tags/store.js'
 import type { LinkStore } from '../links/store.js'
 import { linkFromStored, newLinkToStored } from '../links/stored-link.js'
 import type { Page } from '../db/paging.js'
@@ -55,7 +57,11 @@ export class SqlImportStore {
   constructor(
     private readonly db: Db,
     private readonly links: Pick<LinkStore, 'aliasTaken'>,
-  ) {}
+  ) {
+    this.tags = new SqlTagStore(db)
+  }
+
+  private readonly tags: TagStore
 
   async create(run: NewImport): Promise<ImportRunRow> {
     return this.db.kysely
@@ -379,9 +385,40 @@ export class SqlImportStore {
           .values(attached.slice(i, i + 1000))
           .execute()
       }
+      await this.tagLinks(userId, creating, ids, now)
       await insertRows(trx, importId, results, ids)
       return made
     })
+  }
+
+  /** The batch's links' tags: found, or made in the owner's account (color 1). */
+  private async tagLinks(
+    userId: number,
+    creating: RowResult[],
+    ids: Map<number, number>,
+    now: number,
+  ): Promise<void> {
+    const names = new Map<string, string>()
+    for (const r of creating) for (const name of r.link!.tags) names.set(tagKey(name), name)
+    if (names.size === 0) return
+    const tagIds = new Map<string, number>()
+    const wanted = [...names.values()]
+    for (let i = 0; i < wanted.length; i += 1000) {
+      const { tags } = await this.tags.ensure(userId, wanted.slice(i, i + 1000), now)
+      for (const tag of tags) tagIds.set(tagKey(tag.name), tag.id)
+    }
+    const attached = creating.flatMap((r) =>
+      r.link!.tags.map((name) => ({
+        link_id: ids.get(r.line)!,
+        tag_id: tagIds.get(tagKey(name))!,
+      })),
+    )
+    for (let i = 0; i < attached.length; i += 1000) {
+      await this.db.kysely
+        .insertInto('link_tags')
+        .values(attached.slice(i, i + 1000))
+        .execute()
+    }
   }
 
   /**

@@ -17,6 +17,13 @@ export function linkFilterOf(query: LinkListQuery): LinkFilter {
     spaceId: query.space_id,
     domainId: query.domain_id,
     pixelId: query.pixel_id,
+    ...tagFilterOf(query),
     sortBy: query.sort_by ?? 'id',
   }
+}
+
+/** The tags of a list's filter; empty names are no filter. */
+function tagFilterOf(query: LinkListQuery): Pick<LinkFilter, 'tags' | 'tagMode'> {
+  const tags = (query.tag ?? []).map((name) => name.trim()).filter((name) => name !== '')
+  return tags.length === 0 ? {} : { tags, tagMode: query.tag_mode ?? 'any' }
 }

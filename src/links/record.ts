@@ -1,4 +1,4 @@
-/** The wire record of a link, with its space, domain and pixels fetched once per page. */
+/** The wire record of a link, with its space, domain, pixels and tags fetched once per page. */
 import type { LinkRow } from '../db/types.js'
 import { toDomainRecord } from '../domains/record.js'
 import type { DomainRecord } from '../domains/schema.js'
@@ -8,6 +8,7 @@ import type { PixelStore } from '../pixels/store.js'
 import { isoMicro } from '../shared/time.js'
 import { toSpaceRecord } from '../spaces/record.js'
 import type { SpaceStore } from '../spaces/store.js'
+import { compareTagNames } from '../tags/names.js'
 import type { LinkRecord } from './schema.js'
 import { relationsReadWith, type LinkStore } from './store.js'
 
@@ -57,12 +58,13 @@ export async function presentLinks(
       domainById.set(relations.domain.id, toDomainRecord(relations.domain))
     }
   })
-  const [domains, spaces, pixels] = await Promise.all([
+  const [domains, spaces, pixels, tagNames] = await Promise.all([
     deps.domains.findMany(
       unique(unread.map((r) => r.domain_id)).filter((id) => !domainById.has(id)),
     ),
     deps.spaces.findMany(userId, unique(rows.map((r) => r.space_id))),
     deps.pixels.findMany(userId, unique([...pixelIds.values()].flat())),
+    deps.links.tagNamesOf(rows.map((r) => r.id)),
   ])
   for (const domain of domains) domainById.set(domain.id, toDomainRecord(domain))
   const spaceById = new Map(spaces.map((s) => [s.id, toSpaceRecord(s)]))
@@ -72,15 +74,19 @@ export async function presentLinks(
       domain: domainById.get(row.domain_id)!,
       space: row.space_id === null ? null : (spaceById.get(row.space_id) ?? null),
       pixels: (pixelIds.get(row.id) ?? []).flatMap((id) => pixelById.get(id) ?? []),
+      tags: (tagNames.get(row.id) ?? []).sort(compareTagNames),
     }),
   )
 }
 
-/** What a link's record takes from other records: its domain, space and pixels. */
-export type LinkRelations = Pick<LinkRecord, 'domain' | 'space' | 'pixels'>
+/** What a link's record takes from other records: its domain, space, pixels and tags. */
+export type LinkRelations = Pick<LinkRecord, 'domain' | 'space' | 'pixels' | 'tags'>
 
 /** The wire record of a link row with its related records. */
-export function linkRecord(row: LinkRow, { domain, space, pixels }: LinkRelations): LinkRecord {
+export function linkRecord(
+  row: LinkRow,
+  { domain, space, pixels, tags }: LinkRelations,
+): LinkRecord {
   return {
     id: row.id,
     alias: row.alias,
@@ -105,6 +111,7 @@ export function linkRecord(row: LinkRow, { domain, space, pixels }: LinkRelation
     space,
     domain,
     pixels,
+    tags,
     ends_at: isoMicro(row.ends_at),
     created_at: isoMicro(row.created_at)!,
     updated_at: isoMicro(row.updated_at)!,

@@ -20,6 +20,7 @@ import {
   RULE_CONDITION_TYPES,
 } from './redirect-rules.js'
 import { MAX_TARGET_ENTRIES, MAX_WEIGHT, TARGET_KEYS } from './targeting-keys.js'
+import { MAX_TAGS_PER_LINK } from '../tags/names.js'
 
 const HttpUrl = (description?: string) =>
   FormattedString('http-url', { maxLength: 2048, ...(description ? { description } : {}) })
@@ -66,6 +67,7 @@ export const LinkRecord = Type.Object({
   space: Nullable(SpaceRecord),
   domain: DomainRecord,
   pixels: Type.Array(PixelRecord),
+  tags: Type.Array(Type.String(), { description: 'Tag names, sorted ignoring case.' }),
   ends_at: Nullable(Timestamp),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -157,6 +159,16 @@ const fields = {
   ),
   pixel_ids: Type.Optional(
     Nullable(Type.Array(Id, { maxItems: 100, description: 'Replaces the set; empty clears it.' })),
+  ),
+  tags: Type.Optional(
+    Nullable(
+      Type.Array(Type.String({ maxLength: 255 }), {
+        maxItems: MAX_TAGS_PER_LINK,
+        description:
+          'Tag names (trimmed, 1–50 characters, no comma; an unknown name makes the tag). ' +
+          'Replaces the set; empty clears it.',
+      }),
+    ),
   ),
   disabled: Type.Optional(IntegerEnum([0, 1] as const, { description: '0 active, 1 disabled.' })),
   privacy: Type.Optional(
@@ -285,6 +297,17 @@ export const LinkListQuery = Type.Object({
   ),
   domain_id: Type.Optional(Id),
   pixel_id: Type.Optional(Id),
+  tag: Type.Optional(
+    Type.Array(Type.String({ maxLength: 255 }), {
+      maxItems: MAX_TAGS_PER_LINK,
+      description: 'Tag names (`tag=a` or `tag[]=a&tag[]=b`), ignoring case.',
+    }),
+  ),
+  tag_mode: Type.Optional(
+    StringEnum(['any', 'all'] as const, {
+      description: 'Default any: links carrying any of the tags; all: every one of them.',
+    }),
+  ),
   space: Type.Optional(
     Type.Integer({
       minimum: 0,

@@ -15,6 +15,10 @@ import { hashPassword } from '../shared/secrets.js'
 import { isUniqueViolation } from '../db/errors.js'
 import { takenMessage, writeUnique } from '../db/unique.js'
 import type { SpaceStore } from '../spaces/store.js'
+import { compareTagNames, tagNameList } from '../tags/names.js'
+import { toTagRecord } from '../tags/record.js'
+import type { TagStore } from '../tags/store.js'
+import type { Raise } from '../events/bus.js'
 import {
   expiryInstant,
   isReservedAlias,
@@ -36,6 +40,7 @@ export interface LinkServiceDeps {
   domains: DomainStore
   spaces: SpaceStore
   pixels: PixelStore
+  tags: TagStore
   events: DomainEvents
   /** The wire records of links (the events carry them). */
   present: (userId: number, rows: LinkRow[]) => Promise<LinkRecord[]>
@@ -135,6 +140,7 @@ export class LinkService {
     const chosen = input.alias !== undefined && input.alias !== null
     const alias = chosen ? await this.chosenAlias(input.alias!, domain, errors) : null
     const pixelIds = await this.pixelIds(userId, input, errors)
+    const tagNames = this.tagNames(input, errors)
     errors.throwIfAny()
     const now = this.now()
     const row: NewLinkRow = {
@@ -151,12 +157,18 @@ export class LinkService {
     if (this.deps.titles && row.title_locked === 0) row.title_fetch_at = now
     const write = () =>
       this.deps.events.commit(async (raise) => {
-        const link = await this.deps.links.create(row, pixelIds ?? [])
+        const tagged = await this.tagged(userId, tagNames, now, raise)
+        const link = await this.deps.links.create(row, pixelIds ?? [], tagged?.ids ?? [])
         // No space and no pixels: the record's one relation is the domain checked above, so it
         // is not read again inside the write (two queries fewer, two round trips on PostgreSQL).
         const record =
           link.space_id === null && (pixelIds ?? []).length === 0
-            ? linkRecord(link, { domain: toDomainRecord(domain!), space: null, pixels: [] })
+            ? linkRecord(link, {
+                domain: toDomainRecord(domain!),
+                space: null,
+                pixels: [],
+                tags: tagged?.names ?? [],
+              })
             : await this.record(userId, link)
         // A visit before the link existed may have cached its absence.
         await raise({
@@ -200,21 +212,24 @@ export class LinkService {
       changes.alias = input.alias
     }
     const pixelIds = await this.pixelIds(userId, input, errors)
+    const tagNames = this.tagNames(input, errors)
     errors.throwIfAny()
     const now = this.now()
     // Read outside the transaction, like `current` itself: the write lock is held for less.
     const before = await this.record(userId, current)
     const updated = await writeUnique(errors, 'alias', () =>
       this.deps.events.commit(async (raise) => {
+        const tagged = await this.tagged(userId, tagNames, now, raise)
         const updated = await this.deps.links.update(
           current.id,
           { ...changes, updated_at: now },
           pixelIds,
+          tagged?.ids,
         )
         // The same domain, space and pixels: the record is the new row with the old relations.
         const after =
           pixelIds === undefined && changes.space_id === undefined
-            ? linkRecord(updated, before)
+            ? linkRecord(updated, { ...before, tags: tagged?.names ?? before.tags })
             : await this.record(userId, updated)
         const changed = changedFields(before, after)
         // Password hashes are not in the record: a new password shows as a change all the same.
@@ -488,6 +503,37 @@ export class LinkService {
     else if (domainId !== null && (await this.deps.links.aliasTaken(domainId, alias))) {
       errors.add('alias', takenMessage('alias'))
     }
+  }
+
+  /** The tag names of an input (checked), undefined when it leaves them alone. */
+  private tagNames(input: LinkInput, errors: FieldErrors): string[] | undefined {
+    if (input.tags === undefined || errors.hasOwn('tags')) return undefined
+    return tagNameList('tags', input.tags ?? [], errors)
+  }
+
+  /**
+   * The user's tags of these names, made where missing (each made one raises tag.created): their
+   * ids, and their stored names in the record's order. Runs inside the link's write.
+   */
+  private async tagged(
+    userId: number,
+    names: string[] | undefined,
+    now: number,
+    raise: Raise,
+  ): Promise<{ ids: number[]; names: string[] } | undefined> {
+    if (names === undefined) return undefined
+    const { tags, created } = await this.deps.tags.ensure(userId, names, now)
+    if (created.length > 0) {
+      await raise(
+        ...created.map((tag) => ({
+          type: 'tag.created' as const,
+          userId,
+          at: now,
+          data: { tag: toTagRecord({ ...tag, links: 1 }) },
+        })),
+      )
+    }
+    return { ids: tags.map((t) => t.id), names: tags.map((t) => t.name).sort(compareTagNames) }
   }
 
   private async pixelIds(

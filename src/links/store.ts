@@ -24,7 +24,9 @@ import type {
   NewLinkRow,
   StoredLinkRow,
 } from '../db/types.js'
+import type { LinkRelationFilter } from '../events/types.js'
 import { NotFoundError } from '../shared/errors.js'
+import { tagKey } from '../tags/names.js'
 import type { LinkKey } from '../shared/link-keys.js'
 import { changesToStored, linkFromStored, newLinkToStored } from './stored-link.js'
 import { searchCondition } from './search-condition.js'
@@ -40,6 +42,9 @@ export interface LinkFilter {
   spaceId?: number
   domainId?: number
   pixelId?: number
+  /** Names of tags (any case): links carrying any of them, or all with `tagMode` `all`. */
+  tags?: string[]
+  tagMode?: 'any' | 'all'
   sortBy: 'id' | 'clicks' | 'title' | 'alias' | 'url'
 }
 
@@ -76,14 +81,21 @@ export interface LinkStore {
   findById(id: number): Promise<LinkRow | undefined>
   findByAlias(domainId: number, alias: string): Promise<LinkRow | undefined>
   aliasTaken(domainId: number, alias: string): Promise<boolean>
-  create(row: NewLinkRow, pixelIds: number[]): Promise<LinkRow>
-  /** `pixelIds` undefined leaves the set alone. */
-  update(id: number, changes: LinkRowUpdate, pixelIds: number[] | undefined): Promise<LinkRow>
+  create(row: NewLinkRow, pixelIds: number[], tagIds?: number[]): Promise<LinkRow>
+  /** `pixelIds` (`tagIds`) undefined leaves the set alone. */
+  update(
+    id: number,
+    changes: LinkRowUpdate,
+    pixelIds: number[] | undefined,
+    tagIds?: number[],
+  ): Promise<LinkRow>
   delete(id: number): Promise<void>
   pixelIdsOf(linkIds: number[]): Promise<Map<number, number[]>>
-  keysOf(filter: { spaceId?: number; pixelId?: number; domainId?: number }): Promise<LinkKey[]>
-  /** Every link in a space, on a domain or carrying a pixel, in id order. */
-  rowsOf(filter: { spaceId?: number; pixelId?: number; domainId?: number }): Promise<LinkRow[]>
+  /** The names of the links' tags (a link without tags is absent), in no particular order. */
+  tagNamesOf(linkIds: number[]): Promise<Map<number, string[]>>
+  keysOf(filter: LinkRelationFilter): Promise<LinkKey[]>
+  /** Every link in a space, on a domain or carrying a pixel or a tag, in id order. */
+  rowsOf(filter: LinkRelationFilter): Promise<LinkRow[]>
   /** Sets a fetched title unless the client has set one or the URL changed meanwhile. */
   setFetchedTitle(id: number, url: string, title: string): Promise<void>
   /** Marks a link as waiting for its title. */
@@ -466,9 +478,32 @@ export class SqlLinkStore implements LinkStore {
         ),
       )
     }
+    if (filter.tags !== undefined && filter.tags.length > 0) {
+      base = base.where('id', 'in', this.taggedLinks(userId, filter.tags, filter.tagMode ?? 'any'))
+    }
     if (filter.status) base = base.where(statusCondition(filter.status, now))
     // Each condition makes a new query: the same one is every link of the user.
     return { query: base, narrowed: base !== all }
+  }
+
+  /**
+   * The ids of the links carrying any (or all) of the user's tags of these names: read from the
+   * index of link_tags by tag.
+   */
+  private taggedLinks(userId: number, names: string[], mode: 'any' | 'all') {
+    const keys = [...new Set(names.map(tagKey))]
+    const tagIds = this.db.kysely
+      .selectFrom('tags')
+      .select('tags.id')
+      .where('tags.user_id', '=', userId)
+      .where('tags.name_key', 'in', keys)
+    const carriers = this.db.kysely
+      .selectFrom('link_tags')
+      .select('link_tags.link_id')
+      .where('link_tags.tag_id', 'in', tagIds)
+    return mode === 'any' || keys.length === 1
+      ? carriers
+      : carriers.groupBy('link_tags.link_id').having(sql<number>`count(*)`, '=', keys.length)
   }
 
   async find(userId: number, id: number): Promise<LinkRow | undefined> {
@@ -523,7 +558,7 @@ export class SqlLinkStore implements LinkStore {
         .returning(['id', ...NEW_LINK_COLUMNS]),
   )
 
-  create(row: NewLinkRow, pixelIds: number[]): Promise<LinkRow> {
+  create(row: NewLinkRow, pixelIds: number[], tagIds: number[] = []): Promise<LinkRow> {
     const stored = newLinkToStored(row)
     return this.db.transaction(async () => {
       const trx = this.db.kysely
@@ -538,6 +573,7 @@ export class SqlLinkStore implements LinkStore {
           .values(pixelIds.map((pixel_id) => ({ link_id: link.id, pixel_id })))
           .execute()
       }
+      await this.tagLink(link.id, tagIds)
       return linkFromStored(link)
     })
   }
@@ -573,7 +609,12 @@ export class SqlLinkStore implements LinkStore {
     return run
   }
 
-  update(id: number, changes: LinkRowUpdate, pixelIds: number[] | undefined): Promise<LinkRow> {
+  update(
+    id: number,
+    changes: LinkRowUpdate,
+    pixelIds: number[] | undefined,
+    tagIds?: number[],
+  ): Promise<LinkRow> {
     const stored = changesToStored(changes)
     return this.db.transaction(async () => {
       const trx = this.db.kysely
@@ -594,8 +635,37 @@ export class SqlLinkStore implements LinkStore {
             .execute()
         }
       }
+      if (tagIds !== undefined) {
+        await trx.deleteFrom('link_tags').where('link_id', '=', id).execute()
+        await this.tagLink(id, tagIds)
+      }
       return linkFromStored(link)
     })
+  }
+
+  private async tagLink(linkId: number, tagIds: number[]): Promise<void> {
+    if (tagIds.length === 0) return
+    await this.db.kysely
+      .insertInto('link_tags')
+      .values(tagIds.map((tag_id) => ({ link_id: linkId, tag_id })))
+      .execute()
+  }
+
+  async tagNamesOf(linkIds: number[]): Promise<Map<number, string[]>> {
+    const map = new Map<number, string[]>()
+    if (linkIds.length === 0) return map
+    const rows = await this.db.kysely
+      .selectFrom('link_tags')
+      .innerJoin('tags', 'tags.id', 'link_tags.tag_id')
+      .select(['link_tags.link_id', 'tags.name'])
+      .where(inIdList('link_tags.link_id', idList(linkIds, this.db.dialect), this.db.dialect))
+      .execute()
+    for (const row of rows) {
+      const list = map.get(row.link_id) ?? []
+      list.push(row.name)
+      map.set(row.link_id, list)
+    }
+    return map
   }
 
   async delete(id: number): Promise<void> {
@@ -617,11 +687,7 @@ export class SqlLinkStore implements LinkStore {
     return map
   }
 
-  async keysOf(filter: {
-    spaceId?: number
-    pixelId?: number
-    domainId?: number
-  }): Promise<LinkKey[]> {
+  async keysOf(filter: LinkRelationFilter): Promise<LinkKey[]> {
     let query = this.db.kysely
       .selectFrom('links')
       .select(['links.id', 'links.domain_id', 'links.alias'])
@@ -632,11 +698,16 @@ export class SqlLinkStore implements LinkStore {
         .innerJoin('link_pixels', 'link_pixels.link_id', 'links.id')
         .where('link_pixels.pixel_id', '=', filter.pixelId)
     }
+    if (filter.tagId !== undefined) {
+      query = query
+        .innerJoin('link_tags', 'link_tags.link_id', 'links.id')
+        .where('link_tags.tag_id', '=', filter.tagId)
+    }
     const rows = await query.execute()
     return rows.map((r) => ({ id: r.id, domainId: r.domain_id, alias: r.alias }))
   }
 
-  rowsOf(filter: { spaceId?: number; pixelId?: number; domainId?: number }): Promise<LinkRow[]> {
+  rowsOf(filter: LinkRelationFilter): Promise<LinkRow[]> {
     let query = this.db.kysely.selectFrom('links').selectAll()
     if (filter.spaceId !== undefined) query = query.where('space_id', '=', filter.spaceId)
     if (filter.domainId !== undefined) query = query.where('domain_id', '=', filter.domainId)
@@ -649,6 +720,12 @@ export class SqlLinkStore implements LinkStore {
             .whereRef('link_pixels.link_id', '=', 'links.id')
             .where('link_pixels.pixel_id', '=', pixelId),
         ),
+      )
+    }
+    const { tagId } = filter
+    if (tagId !== undefined) {
+      query = query.where('id', 'in', (eb) =>
+        eb.selectFrom('link_tags').select('link_id').where('tag_id', '=', tagId),
       )
     }
     return query

@@ -20,7 +20,12 @@ export function statsCsv(rows: readonly StatRecord[]): string {
 }
 
 /** `stats-12-country-2026-04-01-2026-04-30.csv`, with `-page-2` for pages after the first. */
-export function csvFilename(linkId: number, name: string, period: Period, page: number): string {
+export function csvFilename(
+  linkId: number | string,
+  name: string,
+  period: Period,
+  page: number,
+): string {
   const suffix = page > 1 ? `-page-${page}` : ''
   return `stats-${linkId}-${name}-${period.from}-${period.to}${suffix}.csv`
 }

@@ -67,8 +67,29 @@ export class StatsService {
   }
 
   /** One page of a statistic: `{value,count}` rows in the order asked for. */
-  async list(
+  list(
     linkId: number,
+    name: StatName,
+    period: Period,
+    order: StatOrder,
+    page: PageRequest,
+  ): Promise<Page<StatRecord>> {
+    return this.sums({ linkId }, name, period, order, page)
+  }
+
+  /** The same of the links carrying a tag, together. */
+  listOfTag(
+    tagId: number,
+    name: StatName,
+    period: Period,
+    order: StatOrder,
+    page: PageRequest,
+  ): Promise<Page<StatRecord>> {
+    return this.sums({ linkId: 0, tagId }, name, period, order, page)
+  }
+
+  private async sums(
+    subject: { linkId: number; tagId?: number },
     name: StatName,
     period: Period,
     order: StatOrder,
@@ -76,7 +97,7 @@ export class StatsService {
   ): Promise<Page<StatRecord>> {
     const source = STAT_SOURCES[name]
     const result = await this.deps.store.sums({
-      linkId,
+      ...subject,
       spans: spansOf(period, source.dimension, source.monthly),
       key: source.key,
       order,

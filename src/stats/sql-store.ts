@@ -19,7 +19,18 @@ export class SqlStatsStore implements StatsStore {
       this.db.kysely
         .selectFrom('click_stats')
         .select([sql.ref<string>(column).as('k'), 'clicks'])
-        .where('link_id', '=', query.linkId)
+        .where((eb) =>
+          query.tagId === undefined
+            ? eb('link_id', '=', query.linkId)
+            : eb(
+                'link_id',
+                'in',
+                eb
+                  .selectFrom('link_tags')
+                  .select('link_tags.link_id')
+                  .where('tag_id', '=', query.tagId),
+              ),
+        )
         .where('dimension', '=', span.dimension)
         .where('day', '>=', span.from)
         .where('day', '<=', span.to),

@@ -19,6 +19,8 @@ export interface StatOrder {
 
 export interface StatQuery {
   linkId: number
+  /** Given: the links carrying this tag together, and `linkId` is not read. */
+  tagId?: number
   /** The rows to add up (see spans.ts); at least one. */
   spans: readonly Span[]
   /** What a result row is: each stored value, or each day (for per-day counts). */

@@ -26,6 +26,8 @@ export const TABLES: Readonly<Record<TableName, TableSpec>> = {
   pixels: { orderBy: 'id' },
   links: { orderBy: 'id' },
   link_pixels: { orderBy: null },
+  tags: { orderBy: 'id' },
+  link_tags: { orderBy: null },
   settings: { orderBy: null },
   clicks: { orderBy: null },
   click_stats: { orderBy: null },

@@ -25,6 +25,8 @@ async function appWithLinks(): Promise<TestApp> {
       expiration_time: '07:08',
       expiration_clicks: 10,
       password: 'secret',
+      'tags[0]': 'Work b',
+      'tags[1]': '=Sum',
     },
     { url: 'https://example.com/b', alias: '-dash', title: 'Plain, "quoted"' },
     { url: 'https://example.com/c', alias: 'third', disabled: 1 },
@@ -55,7 +57,7 @@ describe('GET /api/v1/links/export', () => {
       .trimEnd()
       .split('\n')
     expect(lines[0]).toBe(
-      'url,alias,title,space,domain,created_at,clicks,password,expiration_date,expiration_time,expiration_clicks,short_url,disabled,id',
+      'url,alias,title,space,domain,created_at,clicks,password,expiration_date,expiration_time,expiration_clicks,short_url,disabled,id,tags',
     )
     const ids = await t.services.db.kysely
       .selectFrom('links')
@@ -64,9 +66,9 @@ describe('GET /api/v1/links/export', () => {
       .execute()
     const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '000Z')
     expect(lines.slice(1)).toEqual([
-      `"https://example.com/a?x=1,2",first,'=cmd|' /C calc'!A0,Work,short.test,${iso(ids[0]!.created_at)},5,,2030-05-06,07:08,10,http://short.test/first,0,${ids[0]!.id}`,
-      `https://example.com/b,'-dash,"Plain, ""quoted""",,short.test,${iso(ids[1]!.created_at)},0,,,,,http://short.test/-dash,0,${ids[1]!.id}`,
-      `https://example.com/c,third,,,short.test,${iso(ids[2]!.created_at)},0,,,,,http://short.test/third,1,${ids[2]!.id}`,
+      `"https://example.com/a?x=1,2",first,'=cmd|' /C calc'!A0,Work,short.test,${iso(ids[0]!.created_at)},5,,2030-05-06,07:08,10,http://short.test/first,0,${ids[0]!.id},'=Sum|Work b`,
+      `https://example.com/b,'-dash,"Plain, ""quoted""",,short.test,${iso(ids[1]!.created_at)},0,,,,,http://short.test/-dash,0,${ids[1]!.id},`,
+      `https://example.com/c,third,,,short.test,${iso(ids[2]!.created_at)},0,,,,,http://short.test/third,1,${ids[2]!.id},`,
     ])
   })
 
@@ -104,7 +106,7 @@ describe('GET /api/v1/links/export', () => {
     ).toHaveLength(1)
   })
 
-  it('reads back through the csv source into another instance: aliases, titles, spaces, clicks, dates, expiry', async () => {
+  it('reads back through the csv source into another instance: aliases, titles, spaces, tags, clicks, dates, expiry', async () => {
     const source = await appWithLinks()
     const csv = (await source.call('GET', '/api/v1/links/export')).rawPayload
     const rows = []
@@ -144,9 +146,11 @@ describe('GET /api/v1/links/export', () => {
       expiration_clicks: l.expiration_clicks,
       disabled: l.disabled,
       created_at: l.created_at,
+      tags: l.tags,
     })
     const before = (await source.call('GET', '/api/v1/links?sort=asc')).json().data.map(pick)
     const after = (await target.call('GET', '/api/v1/links?sort=asc')).json().data.map(pick)
     expect(after).toEqual(before)
+    expect(after[0].tags).toEqual(['=Sum', 'Work b'])
   })
 })

@@ -115,6 +115,7 @@ describe('store', () => {
           { ...pixel1, created_at: anyTimestamp(), updated_at: anyTimestamp() },
           { ...pixel2, created_at: anyTimestamp(), updated_at: anyTimestamp() },
         ],
+        tags: [],
         ends_at: '2040-12-31T23:59:00.000000Z',
         created_at: anyTimestamp(),
         updated_at: anyTimestamp(),

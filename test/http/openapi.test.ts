@@ -34,7 +34,8 @@ describe('OpenAPI document', () => {
     expect(routes).toContain('GET /api/v1/stats/{id}')
     expect(routes).toContain('POST /api/v1/imports')
     expect(routes).toContain('GET /api/v1/links/export')
-    expect(routes.length).toBe(41)
+    expect(routes).toContain('GET /api/v1/tags/{id}/stats')
+    expect(routes.length).toBe(48)
   })
 
   it('documents form, multipart and JSON bodies for every store and update', () => {

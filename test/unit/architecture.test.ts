@@ -36,6 +36,7 @@ const DOMAIN_FOLDERS = [
   'shared',
   'spaces',
   'stats',
+  'tags',
   'threads',
   'transfer',
   'users',

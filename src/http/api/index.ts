@@ -18,6 +18,7 @@ import { pixelRoutes } from './pixels.js'
 import { TooManyAttemptsError } from '../../shared/errors.js'
 import { spaceRoutes } from './spaces.js'
 import { statsRoutes } from './stats.js'
+import { tagRoutes } from './tags.js'
 import { webhookRoutes } from './webhooks.js'
 import { bearerToken, registerAuth } from '../auth.js'
 import { registerBodyParsers } from '../body.js'
@@ -29,6 +30,7 @@ import type { LinkService } from '../../links/service.js'
 import type { PixelService } from '../../pixels/service.js'
 import type { SpaceService } from '../../spaces/service.js'
 import type { StatsService } from '../../stats/service.js'
+import type { TagService } from '../../tags/service.js'
 import type { UserService } from '../../users/service.js'
 import type { WebhookService } from '../../webhooks/service.js'
 
@@ -40,6 +42,7 @@ export interface ApiServices {
   qrCodes: QrCodes
   pixels: PixelService
   spaces: SpaceService
+  tags: TagService
   domains: DomainService
   stats: StatsService
   webhooks: WebhookService
@@ -92,6 +95,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   })
   pixelRoutes(app, services.pixels, publicUrl)
   spaceRoutes(app, services.spaces, publicUrl)
+  tagRoutes(app, services.tags, services.stats, publicUrl)
   domainRoutes(app, services.domains, publicUrl)
   accountRoutes(app, services.users, options.defaultDomainId)
   statsRoutes(app, services.stats, publicUrl)

@@ -30,6 +30,7 @@ export const EXPORT_COLUMNS = [
   'short_url',
   'disabled',
   'id',
+  'tags',
 ] as const
 
 /** A cell a spreadsheet would not run as a formula. */
@@ -64,6 +65,7 @@ export async function* exportCsv(
         record.short_url,
         String(row.disabled),
         String(row.id),
+        record.tags.join('|'),
       ]
       return cells.map(defused)
     })

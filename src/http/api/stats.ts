@@ -42,13 +42,40 @@ const statNameAliases = acceptAliases('query', {
   },
 })
 
+/** How a statistics route reads: whose rows they are, and the name of their CSV download. */
+export interface StatsSubject {
+  url: string
+  summary: string
+  /** Throws the contract's 404 unless the subject is the user's own. */
+  checkOwner(userId: number, id: number): Promise<void>
+  list: StatsService['list']
+  /** The start of a CSV file's name (`stats-<it>-<name>-<from>-<to>.csv`). */
+  fileName(id: number): number | string
+}
+
 export function statsRoutes(app: FastifyInstance, stats: StatsService, publicUrl: URL): void {
-  app.get<{ Params: Static<typeof IdParams>; Querystring: StatsQuery }>('/stats/:id', {
+  statsRoute(app, stats, publicUrl, {
+    url: '/stats/:id',
+    summary: "A link's statistics",
+    checkOwner: (userId, id) => stats.checkOwner(userId, id),
+    list: (...args) => stats.list(...args),
+    fileName: (id) => id,
+  })
+}
+
+/** A statistics route of the contract's shape (links, tags). */
+export function statsRoute(
+  app: FastifyInstance,
+  stats: StatsService,
+  publicUrl: URL,
+  subject: StatsSubject,
+): void {
+  app.get<{ Params: Static<typeof IdParams>; Querystring: StatsQuery }>(subject.url, {
     attachValidation: true,
     preValidation: [dropEmptyParameters, statNameAliases],
     schema: {
       tags: ['Stats'],
-      summary: "A link's statistics",
+      summary: subject.summary,
       description:
         'Clicks per value of one statistic over a period of whole UTC days (see docs/stats.md). ' +
         'Only values with clicks are listed; the counts of every page add up to the clicks of the period.',
@@ -73,18 +100,18 @@ export function statsRoutes(app: FastifyInstance, stats: StatsService, publicUrl
     handler: async (request, reply) => {
       const failure = request.validationError as { validationContext?: string } | undefined
       if (failure?.validationContext === 'params') throw new NotFoundError()
-      const linkId = Number(request.params.id)
-      await stats.checkOwner(userIdOf(request), linkId)
+      const id = Number(request.params.id)
+      await subject.checkOwner(userIdOf(request), id)
       const errors = schemaErrors(request)
       const query = request.query
       const period = stats.period({ from: query.from, to: query.to }, errors)
       errors.throwIfAny()
       const paging = pageRequest(query)
       const order = { by: query.sort_by ?? 'count', direction: paging.sort }
-      const page = await stats.list(linkId, query.name, period!, order, paging)
+      const page = await subject.list(id, query.name, period!, order, paging)
       const envelope = pageEnvelope(request, publicUrl, page, paging, (row) => row)
       if (query.format !== 'csv') return envelope
-      const filename = csvFilename(linkId, query.name, period!, paging.page)
+      const filename = csvFilename(subject.fileName(id), query.name, period!, paging.page)
       return reply
         .type(CSV_CONTENT_TYPE)
         .header('content-disposition', `attachment; filename="${filename}"`)

@@ -1,6 +1,6 @@
 /**
  * The generic CSV: `url` required; `alias`, `title`, `space`, `domain`, `created_at`, `clicks`,
- * `password`, `expiration_date`, `expiration_time`, `expiration_clicks`, `disabled` optional (what
+ * `password`, `expiration_date`, `expiration_time`, `expiration_clicks`, `disabled`, `tags` (names joined by `|`) optional (what
  * GET /api/v1/links/export?format=csv writes). A value our export protected from spreadsheets
  * (a `'` before `=`, `+`, `-`, `@`) is read back without it.
  */
@@ -33,6 +33,7 @@ export async function* readCsv(
     row.clicks = count(f.clicks)
     row.password = text(f.password)
     row.disabled = /^(1|true|yes)$/i.test(text(f.disabled) ?? '')
+    row.tags = (unprotect(text(f.tags)) ?? '').split('|').filter((name) => name.trim() !== '')
     row.expirationDate = text(f.expiration_date)
     row.expirationTime = text(f.expiration_time)
     const limit = text(f.expiration_clicks)
