@@ -199,9 +199,11 @@ export function apiInput(
   }
   for (const list of TARGET_LISTS) {
     input[list] = values[list].map((row) =>
-      list === 'rotation'
-        ? { value: row.value, weight: row.weight ?? '' }
-        : { key: row.key, value: row.value },
+      list !== 'rotation'
+        ? { key: row.key, value: row.value }
+        : row.weight
+          ? { value: row.value, weight: row.weight }
+          : { value: row.value },
     )
   }
   if (!mode.edit) {
