@@ -41,6 +41,7 @@ describe.skipIf(!chromium.ok)('rotation weights in the link form, in Chromium', 
     await fillPasswordForm(page, origin, PASSWORD)
     await page.goto(`${origin}/dashboard/links/new`)
     await page.fill('#url', 'https://example.com/main')
+    await page.click('#section-targeting summary')
     await page.selectOption('#target_type', '4')
     const share = page.locator('#rotation-share')
     expect(await share.textContent()).toBe(
@@ -78,6 +79,7 @@ describe.skipIf(!chromium.ok)('rotation weights in the link form, in Chromium', 
       const other = await openPage(browser, { width, dark, track: contexts })
       await other.context.addCookies(cookies)
       await other.page.goto(`${origin}/dashboard/links/${id}`)
+      await other.page.click('#section-targeting summary')
       expect(await seriousAxe(other.page)).toEqual([])
       expect(await other.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
         width,
