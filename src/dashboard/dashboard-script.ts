@@ -3,8 +3,8 @@
  * content and loaded with the page's nonce (no inline handler anywhere). Everything it does is
  * an extra: copy buttons for short URLs, the "select all" box of the links list, the theme
  * button (light, dark or the system's, remembered in localStorage and set before the page is
- * drawn) and the keyboard shortcuts ("/" search, "n" new link, "?" the list) exist only when
- * it runs; without it the pages work as plain forms and links, in the system's theme.
+ * drawn), the keyboard shortcuts ("/" search, "n" new link, "?" the list) and the live share
+ * of the destination URL under weighted rotation rows exist only when it runs; without it the pages work as plain forms and links, in the system's theme.
  */
 import { createHash } from 'node:crypto'
 import { SOCIAL_CARD_SCRIPT } from './social-card-script.js'
@@ -108,6 +108,26 @@ export const DASHBOARD_SCRIPT = `'use strict';
     document.querySelectorAll('input[name="ids[]"][type="checkbox"]').forEach(function (c) {
       c.checked = box.checked;
     });
+  });
+  function rotationShare() {
+    var share = document.getElementById('rotation-share');
+    if (!share) return;
+    var weights = [];
+    document.querySelectorAll('input[name^="rotation["][name$="][weight]"]').forEach(function (input) {
+      var w = input.value.trim();
+      if (w !== '') weights.push(w);
+    });
+    var sum = 0;
+    weights.forEach(function (w) { if (/^\\d{1,3}$/.test(w)) sum += Number(w); });
+    share.textContent = weights.length === 0
+      ? 'Without weights, visitors take turns: the destination URL, then each row.'
+      : sum > 100
+        ? 'The weights add up to ' + sum + ', more than 100.'
+        : 'The destination URL gets the other ' + (100 - sum) + ' of every 100 visits.';
+  }
+  document.addEventListener('input', function (event) {
+    var input = event.target;
+    if (input instanceof HTMLInputElement && /^rotation\\[\\d+\\]\\[weight\\]$/.test(input.name)) rotationShare();
   });
   if (document.readyState === 'loading') {
     document.addEventListener('DOMContentLoaded', function () { enhance(document); focusSearch(); });

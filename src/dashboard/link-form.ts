@@ -12,6 +12,8 @@ import { recordRuleRows, ruleRows, rulesInput, type RuleRow } from './link-rules
 export interface TargetRow {
   key: string
   value: string
+  /** Rotation rows only: the weight as typed (empty: none). */
+  weight?: string
 }
 
 export interface LinkFormValues {
@@ -73,6 +75,13 @@ function rows(value: unknown): TargetRow[] {
   })
 }
 
+function rotationRows(value: unknown): TargetRow[] {
+  return items(value).map((item) => {
+    const entry = typeof item === 'object' && item !== null ? (item as Raw) : {}
+    return { key: '', value: text(entry, 'value'), weight: text(entry, 'weight') }
+  })
+}
+
 /** The form's values as sent (a parsed `application/x-www-form-urlencoded` body). */
 export function formValues(raw: Raw): LinkFormValues {
   return {
@@ -95,7 +104,7 @@ export function formValues(raw: Raw): LinkFormValues {
     country: rows(raw.country),
     platform: rows(raw.platform),
     language: rows(raw.language),
-    rotation: rows(raw.rotation),
+    rotation: rotationRows(raw.rotation),
     og_title: text(raw, 'og_title'),
     og_description: text(raw, 'og_description'),
     og_image: text(raw, 'og_image'),
@@ -142,7 +151,11 @@ export function recordValues(link: LinkRecord, timeZone: string): LinkFormValues
     country: keyed(link.country_target),
     platform: keyed(link.platform_target),
     language: keyed(link.language_target),
-    rotation: (link.rotation_target ?? []).map((e) => ({ key: '', value: e.value })),
+    rotation: (link.rotation_target ?? []).map((e) => ({
+      key: '',
+      value: e.value,
+      weight: e.weight === undefined ? '' : String(e.weight),
+    })),
     og_title: link.og_title ?? '',
     og_description: link.og_description ?? '',
     og_image: link.og_image ?? '',
@@ -168,7 +181,9 @@ export function rowAction(raw: Raw): RowAction | null {
 
 export function applyRowAction(values: LinkFormValues, action: RowAction): LinkFormValues {
   if ('add' in action) {
-    return { ...values, [action.add]: [...values[action.add], { key: '', value: '' }] }
+    const row =
+      action.add === 'rotation' ? { key: '', value: '', weight: '' } : { key: '', value: '' }
+    return { ...values, [action.add]: [...values[action.add], row] }
   }
   return { ...values, [action.remove]: values[action.remove].filter((_, i) => i !== action.index) }
 }
@@ -205,7 +220,11 @@ export function apiInput(
   }
   for (const list of TARGET_LISTS) {
     input[list] = values[list].map((row) =>
-      list === 'rotation' ? { value: row.value } : { key: row.key, value: row.value },
+      list !== 'rotation'
+        ? { key: row.key, value: row.value }
+        : row.weight
+          ? { value: row.value, weight: row.weight }
+          : { value: row.value },
     )
   }
   input.rules = rulesInput(values.rules)
@@ -233,4 +252,17 @@ export function tagNamesOfText(text: string): string[] {
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '')
+}
+
+/**
+ * What the rotation rows leave the destination URL, as the form says it under them (the
+ * dashboard script says the same while weights are typed).
+ */
+export function rotationShare(rows: readonly TargetRow[]): string {
+  const weights = rows.map((row) => (row.weight ?? '').trim()).filter((w) => w !== '')
+  if (weights.length === 0)
+    return 'Without weights, visitors take turns: the destination URL, then each row.'
+  const sum = weights.reduce((total, w) => total + (/^\d{1,3}$/.test(w) ? Number(w) : 0), 0)
+  if (sum > 100) return `The weights add up to ${sum}, more than 100.`
+  return `The destination URL gets the other ${100 - sum} of every 100 visits.`
 }

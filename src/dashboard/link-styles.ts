@@ -22,7 +22,7 @@ export const LINK_STYLES = `
 .pair{display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:0 1rem}
 .targets{border-radius:8px;margin:1rem 0;padding:.25rem 1rem 1rem}
 .target-row{display:grid;grid-template-columns:minmax(10rem,1fr) minmax(12rem,2fr) auto;gap:0 .75rem;align-items:end;margin-bottom:.5rem}
-.target-row.values-only{grid-template-columns:minmax(12rem,1fr) auto}
+.target-row.values-only{grid-template-columns:minmax(12rem,1fr) minmax(5rem,7rem) auto}
 .target-row .row-button{margin-bottom:.05rem}
 @media (max-width:40rem){.target-row,.target-row.values-only{grid-template-columns:1fr;border-bottom:1px solid var(--line);padding-bottom:.75rem}
 .target-row .row-button{justify-self:start;margin-top:.5rem}}

@@ -6,7 +6,7 @@
 import { MAX_TARGET_ENTRIES, PLATFORMS, type TargetList } from '../links/targeting-keys.js'
 import { COUNTRY_CODES, LANGUAGE_CODES } from '../shared/iso-codes.js'
 import { Errors, Input, Select, type Messages, type Options } from './form-fields.js'
-import type { LinkFormValues, TargetRow } from './link-form.js'
+import { rotationShare, type LinkFormValues, type TargetRow } from './link-form.js'
 
 /** Which control a row button's re-render puts the focus on. */
 export type FocusHint = { list: TargetList; row: number | 'add' } | null
@@ -89,6 +89,17 @@ function TargetRows(props: {
               errors={props.errors}
               autofocus={(focused && list === 'rotation') || undefined}
             />
+            {list === 'rotation' ? (
+              <Input
+                name={`rotation[${i}][weight]`}
+                field={`rotation.${i}.weight`}
+                label={`Weight ${i + 1}`}
+                value={row.weight ?? ''}
+                inputMode="numeric"
+                placeholder="1–100"
+                errors={props.errors}
+              />
+            ) : null}
             <button
               type="submit"
               class="secondary-button row-button"
@@ -102,6 +113,11 @@ function TargetRows(props: {
           </div>
         )
       })}
+      {list === 'rotation' ? (
+        <p class="muted small" id="rotation-share" aria-live="polite">
+          {rotationShare(rows)}
+        </p>
+      ) : null}
       {rows.length < MAX_TARGET_ENTRIES ? (
         <button
           type="submit"

@@ -23,6 +23,14 @@ const RULES: Rule[] = [
     / field is required when expiration date is present\.$/,
     (n) => `Fill in ${n} as well, or empty the date.`,
   ],
+  [
+    / field is required when any rotation entry has a weight\.$/,
+    (n) => `Fill in ${n}: once one row has a weight, every row needs one.`,
+  ],
+  [
+    /^The rotation weights must add up to at most 100; they add up to (\d+)\.$/,
+    (n, m) => `The weights of ${n} add up to ${m[1]!}: at most 100 in all.`,
+  ],
   [/ field is required\.$/, (n) => `Fill in ${n}.`],
   [
     / field must be a valid (?:http or https )?URL\.$/,
@@ -136,9 +144,10 @@ export const linkNaming: Naming = (field) => {
     const part = rule[4] === 'type' ? 'the type' : 'the parameter'
     return `${part} of condition ${Number(rule[3]) + 1} of rule ${n}`
   }
-  const row = /^(country|platform|language|rotation)\.(\d+)\.(key|value)$/.exec(field)
+  const row = /^(country|platform|language|rotation)\.(\d+)\.(key|value|weight)$/.exec(field)
   if (!row) return undefined
   const n = Number(row[2]) + 1
+  if (row[3] === 'weight') return `“Weight ${n}” of the rotation`
   if (row[1] === 'rotation') return `“Destination ${n}” of the rotation`
   const key = ROW_NAMES[row[1]!]!
   return row[3] === 'key' ? `“${key} ${n}”` : `the “Destination” of ${key.toLowerCase()} ${n}`

@@ -3,6 +3,7 @@
  * (`kind: 'stats'`). It never shows the destination. The caller sends it with 200, also when
  * re-showing it with `error` after a wrong password.
  */
+import { DEFAULT_APP_URL_SCHEMES } from '../shared/destination-url.js'
 import { markup } from './html.js'
 import { renderPage, type RenderedPage } from './layout.js'
 import { safeFormAction } from './safe-values.js'
@@ -44,7 +45,12 @@ ${error}<form method="post" action="${safeFormAction(input.formAction)}">
   // A right link password redirects back to the short URL, which redirects to the destination
   // on its own host. Chromium checks form-action on every redirect after a submission, so the
   // link's form must allow any web address; naming the destination's host instead would reveal
-  // it before the password is given. The statistics form only ever returns to this origin.
-  const formTargets = input.kind === 'link' ? ['https:', 'http:'] : undefined
+  // it before the password is given. App links of the default schemes are allowed the same way
+  // (the same list for every link: it says nothing of this one). The statistics form only ever
+  // returns to this origin.
+  const formTargets =
+    input.kind === 'link'
+      ? ['https:', 'http:', ...DEFAULT_APP_URL_SCHEMES.map((scheme) => `${scheme}:`)]
+      : undefined
   return renderPage({ title: text.title, body, ...(formTargets ? { formTargets } : {}) })
 }

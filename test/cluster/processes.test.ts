@@ -57,6 +57,40 @@ describe.skipIf(services.some((s) => !s.ok))(
       expect(seen).toEqual([...cycle, ...cycle, ...cycle, ...cycle])
     })
 
+    it('keeps rotation weights exact in every 100 visits across processes', async () => {
+      const l = await link({
+        target_type: 4,
+        'rotation[0][value]': 'https://example.com/r1',
+        'rotation[0][weight]': 30,
+        'rotation[1][value]': 'https://example.com/r2',
+        'rotation[1][weight]': 10,
+      })
+      const seen = await Promise.all(
+        Array.from({ length: 200 }, async (_, i) =>
+          String((await visit(c.nodes[i % 3]!, l.alias)).headers.location),
+        ),
+      )
+      // Concurrent visits take positions 0 to 199 of the shared counter, in any order.
+      const count = (url: string) => seen.filter((s) => s === url).length
+      expect(count('https://example.com/main')).toBe(120)
+      expect(count('https://example.com/r1')).toBe(60)
+      expect(count('https://example.com/r2')).toBe(20)
+      // Then one at a time, alternating processes: positions 200 to 299, one whole cycle.
+      const inTurn: string[] = []
+      for (let i = 0; i < 100; i++)
+        inTurn.push(String((await visit(c.nodes[i % 2]!, l.alias)).headers.location))
+      expect(inTurn.filter((s) => s === 'https://example.com/main')).toHaveLength(60)
+      expect(inTurn.filter((s) => s === 'https://example.com/r1')).toHaveLength(30)
+      expect(inTurn.filter((s) => s === 'https://example.com/r2')).toHaveLength(10)
+      expect(inTurn.slice(0, 5)).toEqual([
+        'https://example.com/main',
+        'https://example.com/r1',
+        'https://example.com/main',
+        'https://example.com/main',
+        'https://example.com/r1',
+      ])
+    })
+
     it('makes every process obey an update or a delete within a second', async () => {
       const l = await link({})
       for (const node of c.nodes)

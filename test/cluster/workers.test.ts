@@ -83,6 +83,37 @@ describe('slink serve --workers 2 on SQLite', () => {
     expect(new Set(after)).toEqual(new Set(['https://example.com/new']))
   })
 
+  it('keeps rotation weights exact in every 100 visits across the workers', async () => {
+    await api(
+      'POST',
+      '/links',
+      'url=https://example.com/a&domain_id=1&alias=weighted&target_type=4' +
+        '&rotation[0][value]=https://example.com/b&rotation[0][weight]=30' +
+        '&rotation[1][value]=https://example.com/c&rotation[1][weight]=10',
+    )
+    // Concurrent visits take positions 0 to 199 of the shared counter, in any order.
+    const together = await Promise.all(
+      Array.from({ length: 200 }, async () => String((await visit('weighted')).headers.location)),
+    )
+    const count = (list: string[], url: string) => list.filter((l) => l === url).length
+    expect(count(together, 'https://example.com/a')).toBe(120)
+    expect(count(together, 'https://example.com/b')).toBe(60)
+    expect(count(together, 'https://example.com/c')).toBe(20)
+    // Then one at a time (new connections, spread over both workers): one whole cycle, in order.
+    const inTurn: string[] = []
+    for (let i = 0; i < 100; i++) inTurn.push(String((await visit('weighted')).headers.location))
+    expect(count(inTurn, 'https://example.com/a')).toBe(60)
+    expect(count(inTurn, 'https://example.com/b')).toBe(30)
+    expect(count(inTurn, 'https://example.com/c')).toBe(10)
+    expect(inTurn.slice(0, 5)).toEqual([
+      'https://example.com/a',
+      'https://example.com/b',
+      'https://example.com/a',
+      'https://example.com/a',
+      'https://example.com/b',
+    ])
+  })
+
   it('stops every worker gracefully on SIGTERM, with every click written', async () => {
     await api('POST', '/links', 'url=https://example.com/c&domain_id=1&alias=counted')
     await Promise.all(Array.from({ length: 60 }, () => visit('counted')))

@@ -18,13 +18,6 @@ function post(form: Record<string, string | number>) {
   })
 }
 
-const visit = (alias: string) =>
-  t.app.inject({
-    method: 'GET',
-    url: `/${alias}`,
-    headers: { host: 'short.test', 'user-agent': BROWSER_UA },
-  })
-
 describe('rotation weights', () => {
   it('stores and returns the weights on a weighted rotation, in the record', async () => {
     const res = await post({
@@ -68,7 +61,11 @@ describe('rotation weights', () => {
     ])
   })
 
-  it.each([
+  it.each<{
+    name: string
+    form: Record<string, string | number>
+    errors: Record<string, string[]>
+  }>([
     {
       name: 'a weight over 100',
       form: { 'rotation[0][value]': 'https://example.com/a', 'rotation[0][weight]': 101 },

@@ -24,8 +24,8 @@ describe('link form values', () => {
       { key: 'FR', value: 'https://fr/' },
     ])
     expect(values.rotation).toEqual([
-      { key: '', value: 'https://r/' },
-      { key: '', value: '' },
+      { key: '', value: 'https://r/', weight: '' },
+      { key: '', value: '', weight: '' },
     ])
     // A list sent for a single field is no value (the API would say so; the form never sends it).
     expect(values.disabled).toBe('')

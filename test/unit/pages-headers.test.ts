@@ -86,7 +86,16 @@ describe('page headers', () => {
     expect(csp.get('img-src')?.slice(0, 2)).toEqual(["'self'", 'data:'])
     // The link password form ends on the destination's host (see password-page.ts).
     expect(csp.get('form-action')).toEqual(
-      name === 'password' ? ["'self'", 'https:', 'http:'] : ["'self'"],
+      name === 'password'
+        ? [
+            "'self'",
+            'https:',
+            'http:',
+            ...'mailto tel sms whatsapp tg spotify itms-apps market intent zoommtg msteams'
+              .split(' ')
+              .map((scheme) => `${scheme}:`),
+          ]
+        : ["'self'"],
     )
     expect(csp.get('base-uri')).toEqual(["'none'"])
     expect(csp.get('frame-ancestors')).toEqual(["'none'"])
