@@ -83,6 +83,19 @@ export interface PixelsTable {
   updated_at: number
 }
 
+export interface UtmTemplatesTable {
+  id: Generated<number>
+  user_id: number
+  name: string
+  utm_source: string | null
+  utm_medium: string | null
+  utm_campaign: string | null
+  utm_term: string | null
+  utm_content: string | null
+  created_at: number
+  updated_at: number
+}
+
 export interface LinksTable {
   id: Generated<number>
   user_id: number
@@ -278,6 +291,7 @@ export interface Database {
   imports: ImportsTable
   import_rows: ImportRowsTable
   import_keys: ImportKeysTable
+  utm_templates: UtmTemplatesTable
 }
 
 export type UserRow = Selectable<UsersTable>
@@ -287,6 +301,7 @@ export type ApiKeyRow = Selectable<ApiKeysTable>
 export type DomainRow = Selectable<DomainsTable>
 export type SpaceRow = Selectable<SpacesTable>
 export type PixelRow = Selectable<PixelsTable>
+export type UtmTemplateRow = Selectable<UtmTemplatesTable>
 /** A link's row as stored: its targeting lists are JSON text. */
 export type StoredLinkRow = Selectable<LinksTable>
 /**

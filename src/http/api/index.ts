@@ -18,6 +18,7 @@ import { pixelRoutes } from './pixels.js'
 import { TooManyAttemptsError } from '../../shared/errors.js'
 import { spaceRoutes } from './spaces.js'
 import { statsRoutes } from './stats.js'
+import { utmTemplateRoutes } from './utm-templates.js'
 import { webhookRoutes } from './webhooks.js'
 import { bearerToken, registerAuth } from '../auth.js'
 import { registerBodyParsers } from '../body.js'
@@ -30,6 +31,7 @@ import type { PixelService } from '../../pixels/service.js'
 import type { SpaceService } from '../../spaces/service.js'
 import type { StatsService } from '../../stats/service.js'
 import type { UserService } from '../../users/service.js'
+import type { UtmTemplateService } from '../../utm/service.js'
 import type { WebhookService } from '../../webhooks/service.js'
 
 /** The services the API's routes use, each handed to the routes of its resource. */
@@ -44,6 +46,7 @@ export interface ApiServices {
   stats: StatsService
   webhooks: WebhookService
   imports: ImportService
+  utmTemplates: UtmTemplateService
 }
 
 export interface ApiOptions {
@@ -92,6 +95,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   })
   pixelRoutes(app, services.pixels, publicUrl)
   spaceRoutes(app, services.spaces, publicUrl)
+  utmTemplateRoutes(app, services.utmTemplates, publicUrl)
   domainRoutes(app, services.domains, publicUrl)
   accountRoutes(app, services.users, options.defaultDomainId)
   statsRoutes(app, services.stats, publicUrl)
