@@ -7,6 +7,7 @@
  * it runs; without it the pages work as plain forms and links, in the system's theme.
  */
 import { createHash } from 'node:crypto'
+import { UTM_SCRIPT } from './utm-script.js'
 
 export const DASHBOARD_SCRIPT = `'use strict';
 (function () {
@@ -116,7 +117,7 @@ export const DASHBOARD_SCRIPT = `'use strict';
   }
   document.addEventListener('htmx:afterSwap', function (event) { enhance(event.target); });
 })();
-`
+${UTM_SCRIPT}`
 
 export const DASHBOARD_SCRIPT_PATH = `/assets/dashboard-${createHash('sha256')
   .update(DASHBOARD_SCRIPT)

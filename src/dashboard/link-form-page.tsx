@@ -16,6 +16,9 @@ import type { LinkFormValues } from './link-form.js'
 import { PRIVACY_STATES, summaries, TARGET_STATES } from './link-form-summaries.js'
 import { inPeoplesWords, linkNaming } from './messages.js'
 import { Targeting, type FocusHint } from './link-targeting.js'
+import { utmSummary, type UtmFormState } from './link-utm-form.js'
+import { UtmFields } from './link-utm.js'
+import { DuplicateLink } from './link-duplicate.js'
 import { dashboardPage, type Viewer } from './shell.js'
 
 export type { FocusHint } from './link-targeting.js'
@@ -36,6 +39,7 @@ export interface LinkFormInput {
   notice?: string | null
   /** The expiry date has passed: the form asks to confirm it (`_past_expiry=1`). */
   pastExpiry?: boolean
+  utm: UtmFormState
 }
 
 /** The form's optional parts, each a closed section whose summary says what is set. */
@@ -293,6 +297,14 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
           <Targeting values={values} errors={errors} action={action} focus={props.focus} />
         </Section>
         <Section
+          id="utm"
+          name="UTM parameters"
+          state={utmSummary(values.url)}
+          open={props.utm.notice !== null || Object.keys(props.utm.errors).length > 0}
+        >
+          <UtmFields url={values.url} state={props.utm} action={action} />
+        </Section>
+        <Section
           id="organise"
           name="Space and pixels"
           state={state.organise}
@@ -391,6 +403,7 @@ export function linkFormPage(
             <a href={`/dashboard/links/${link.id}/stats`}>Statistics</a>
             <a href={`/dashboard/links/${link.id}/qr`}>QR code</a>
             <a href={safeHref(`${link.short_url}+`)}>Preview</a>
+            <DuplicateLink id={link.id} csrf={viewer.csrf} />
             <a href={`/dashboard/links/${link.id}/delete`}>Delete</a>
           </p>
         ) : null}
