@@ -103,5 +103,5 @@ describe.skipIf(!chromium.ok)('the link form’s UTM section in Chromium', () =>
       })
       await expectNoCsp(other.page, other.violations)
     }
-  })
+  }, 180_000)
 })

@@ -130,7 +130,10 @@ describe('duplicate', () => {
       ['copy-form', 'The alias has already been taken.'],
       ['original', 'The alias has already been taken.'],
       ['api', 'The alias is reserved.'],
-      ['not valid!', 'The alias field must only contain letters, numbers, dashes, and underscores.'],
+      [
+        'not valid!',
+        'The alias field must only contain letters, numbers, dashes, and underscores.',
+      ],
       ['a'.repeat(256), 'The alias field must not be greater than 255 characters.'],
     ] as const) {
       const res = await duplicate(original.id, { form: { alias } })
