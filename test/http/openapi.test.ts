@@ -34,7 +34,9 @@ describe('OpenAPI document', () => {
     expect(routes).toContain('GET /api/v1/stats/{id}')
     expect(routes).toContain('POST /api/v1/imports')
     expect(routes).toContain('GET /api/v1/links/export')
-    expect(routes.length).toBe(41)
+    expect(routes).toContain('POST /api/v1/links/{id}/duplicate')
+    expect(routes).toContain('PATCH /api/v1/utm-templates/{id}')
+    expect(routes.length).toBe(48)
   })
 
   it('documents form, multipart and JSON bodies for every store and update', () => {

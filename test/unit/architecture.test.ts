@@ -39,6 +39,7 @@ const DOMAIN_FOLDERS = [
   'threads',
   'transfer',
   'users',
+  'utm',
   'visitors',
   'webhooks',
 ]
