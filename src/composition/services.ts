@@ -39,6 +39,8 @@ import { WebhookOutbox } from '../webhooks/outbox.js'
 import { WebhookService } from '../webhooks/service.js'
 import { SqlWebhookStore } from '../webhooks/store.js'
 import { SqlUserStore } from '../users/store.js'
+import { UtmTemplateService } from '../utm/service.js'
+import { SqlUtmTemplateStore } from '../utm/store.js'
 import type { Metrics } from '../shared/metrics.js'
 
 export interface ServiceOptions {
@@ -145,6 +147,7 @@ export function createServices(db: Db, options: ServiceOptions) {
     spaces: new SpaceService(stores.spaces, linksOf, events, now),
     tags: new TagService(stores.tags, linksOf, events, now),
     pixels: new PixelService(stores.pixels, linkKeys, linksOf, events, now),
+    utmTemplates: new UtmTemplateService(new SqlUtmTemplateStore(db), events, now),
     links,
     qrCodes: new QrCodes(),
     overview: new AccountOverviewService(

@@ -21,6 +21,7 @@ import type { AccountOverviewService } from '../stats/account-overview.js'
 import type { StatsService } from '../stats/service.js'
 import type { AccountService } from '../users/accounts.js'
 import type { UserService } from '../users/service.js'
+import type { UtmTemplateService } from '../utm/service.js'
 import type { Session } from '../sessions/service.js'
 import type { TObject } from 'typebox'
 import { rejectNulls, schemaErrors } from '../http/validation.js'
@@ -49,6 +50,7 @@ export interface DashboardServices {
   stats: StatsService
   imports: ImportService
   webhooks: WebhookService
+  utmTemplates: UtmTemplateService
 }
 
 export interface DashboardContext {

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto'
 import { SOCIAL_CARD_SCRIPT } from './social-card-script.js'
+import { UTM_SCRIPT } from './utm-script.js'
 
 export const DASHBOARD_SCRIPT = `'use strict';
 (function () {
@@ -138,7 +139,7 @@ export const DASHBOARD_SCRIPT = `'use strict';
   document.addEventListener('htmx:afterSwap', function (event) { enhance(event.target); });
 ${SOCIAL_CARD_SCRIPT}
 })();
-`
+${UTM_SCRIPT}`
 
 export const DASHBOARD_SCRIPT_PATH = `/assets/dashboard-${createHash('sha256')
   .update(DASHBOARD_SCRIPT)

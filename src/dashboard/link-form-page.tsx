@@ -18,6 +18,9 @@ import { inPeoplesWords, linkNaming } from './messages.js'
 import { SocialPreview, socialState } from './link-social-preview.js'
 import { Targeting, type FocusHint } from './link-targeting.js'
 import { RulesEditor } from './link-rules.js'
+import { utmSummary, type UtmFormState } from './link-utm-form.js'
+import { UtmFields } from './link-utm.js'
+import { DuplicateLink } from './link-duplicate.js'
 import { dashboardPage, type Viewer } from './shell.js'
 
 export type { FocusHint } from './link-targeting.js'
@@ -42,6 +45,7 @@ export interface LinkFormInput {
   pastExpiry?: boolean
   /** A button of the rules editor was pressed: its section stays open. */
   rulesOpen?: boolean
+  utm: UtmFormState
 }
 
 /** The form's optional parts, each a closed section whose summary says what is set. */
@@ -312,6 +316,14 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
           <RulesEditor rules={values.rules} errors={errors} action={action} />
         </Section>
         <Section
+          id="utm"
+          name="UTM parameters"
+          state={utmSummary(values.url)}
+          open={props.utm.notice !== null || Object.keys(props.utm.errors).length > 0}
+        >
+          <UtmFields url={values.url} state={props.utm} action={action} />
+        </Section>
+        <Section
           id="organise"
           name="Space, tags and pixels"
           state={state.organise}
@@ -459,6 +471,7 @@ export function linkFormPage(
             <a href={`/dashboard/links/${link.id}/stats`}>Statistics</a>
             <a href={`/dashboard/links/${link.id}/qr`}>QR code</a>
             <a href={safeHref(`${link.short_url}+`)}>Preview</a>
+            <DuplicateLink id={link.id} csrf={viewer.csrf} />
             <a href={`/dashboard/links/${link.id}/delete`}>Delete</a>
           </p>
         ) : null}

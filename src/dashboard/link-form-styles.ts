@@ -26,5 +26,8 @@ export const LINK_FORM_STYLES = `
 .targeting:has(#target_type option[value="2"]:checked) #targets-platform,
 .targeting:has(#target_type option[value="3"]:checked) #targets-language,
 .targeting:has(#target_type option[value="4"]:checked) #targets-rotation{display:block}
+#utm .utm-choose{display:flex;flex-wrap:wrap;align-items:flex-end;gap:0 1rem}
+#utm .utm-choose .field{flex:1 1 14rem}
+#utm .utm-choose button{margin-bottom:.75rem}
 @media (max-width:40rem){.option summary{padding:.7rem 1rem}.option-body{padding:0 1rem 1rem}}
 `.trim()

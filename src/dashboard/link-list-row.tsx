@@ -8,6 +8,7 @@
 import type { LinkRecord } from '../links/schema.js'
 import { safeHref } from '../pages/safe-values.js'
 import { CsrfField } from './components.js'
+import { DuplicateLink } from './link-duplicate.js'
 import { SelectLink } from './link-row-actions.js'
 
 const numbers = new Intl.NumberFormat('en-US')
@@ -148,6 +149,7 @@ export function LinkRow(props: { link: LinkRecord; now: number; csrf: string; ba
               <a href={safeHref(`${link.short_url}+`)} aria-label={`Preview ${short}`}>
                 Preview
               </a>
+              <DuplicateLink id={link.id} csrf={props.csrf} label={`Duplicate ${short}`} />
               <form
                 method="post"
                 action={`/dashboard/links/${link.id}/${disabled ? 'enable' : 'disable'}`}

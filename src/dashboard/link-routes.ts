@@ -15,6 +15,9 @@ import { zonedToUtc } from '../shared/time.js'
 import { linkActionRoutes } from './link-action-routes.js'
 import { withScheme } from './shorten-box.js'
 import { shortenRoutes } from './shorten-routes.js'
+import { sentUtm, templateChoice, utmAction, withUtm, type UtmFormState } from './link-utm-form.js'
+import { utmStep } from './link-utm-routes.js'
+import { duplicateRoute } from './link-duplicate.js'
 
 const PAST_EXPIRY =
   'This date and time have passed: the link would expire as soon as it is saved. ' +
@@ -84,6 +87,7 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
     focus?: FocusHint
     pastExpiry?: boolean
     rulesOpen?: boolean
+    utm?: Partial<UtmFormState>
   }
 
   /**
@@ -125,8 +129,22 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
     extra: FormExtra,
   ): Promise<LinkFormInput> {
     const user = options.user(request)
+    const templates = await services.utmTemplates.list(
+      user.id,
+      { sortBy: 'name' },
+      { page: 1, perPage: 100, sort: 'asc' },
+    )
+    const utm: UtmFormState = {
+      templates: templates.rows.map(templateChoice),
+      chosen: '',
+      templateName: '',
+      errors: {},
+      notice: null,
+      ...extra.utm,
+    }
     return {
       values,
+      utm,
       errors: extra.errors ?? {},
       choices: await choices(user.id),
       timeZone: user.timezone,
@@ -192,6 +210,16 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
       .send(fragment)
   }
 
+  /** The UTM section's buttons answer the same form (link-utm-routes.ts). */
+  function utmSteps(request: FastifyRequest, link?: LinkRecord) {
+    return {
+      templates: services.utmTemplates,
+      userId: options.user(request).id,
+      page: (values: LinkFormValues, utm: Partial<UtmFormState>) =>
+        formPage(request, values, { utm, ...(link ? { link } : {}) }),
+    }
+  }
+
   const formRoute = { schema: { hide: true }, bodyLimit: BODY_LIMIT }
 
   // `?url=` fills the destination (from the shorten box's "all options" link).
@@ -206,7 +234,9 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
     const user = options.user(request)
     const raw = bodyOf(request)
     const typed = formValues(raw)
-    const values = { ...typed, url: withScheme(typed.url) }
+    const values = { ...typed, url: withUtm(withScheme(typed.url), sentUtm(raw)) }
+    const utm = utmAction(raw)
+    if (utm) return utmStep(request, reply, utmSteps(request), utm, raw, values)
     const input = apiInput(values, { edit: false })
     const action = rowAction(raw)
     if (action) {
@@ -238,7 +268,9 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
         ? 'The link was created:'
         : query.saved !== undefined
           ? 'The changes were saved:'
-          : null
+          : query.duplicated !== undefined
+            ? 'The link was duplicated, with every setting and a new alias:'
+            : null
     return send(
       reply,
       200,
@@ -251,7 +283,10 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
     const link = await linkRecord(services, user.id, idParam(request))
     const raw = bodyOf(request)
     const typed = formValues(raw)
-    const values = { ...typed, url: withScheme(typed.url), domain_id: String(link.domain.id) }
+    const url = withUtm(withScheme(typed.url), sentUtm(raw))
+    const values = { ...typed, url, domain_id: String(link.domain.id) }
+    const utm = utmAction(raw)
+    if (utm) return utmStep(request, reply, utmSteps(request, link), utm, raw, values)
     const input = apiInput(values, { edit: true, title: link.title })
     const action = rowAction(raw)
     if (action) {
@@ -275,5 +310,6 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
   })
 
   linkActionRoutes(app, options)
+  duplicateRoute(app, options)
   shortenRoutes(app, options, defaultDomainId)
 }

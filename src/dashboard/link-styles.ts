@@ -28,6 +28,8 @@ export const LINK_STYLES = `
 .target-row .row-button{justify-self:start;margin-top:.5rem}}
 .errors{border-color:var(--error)}
 .link-nav{display:flex;flex-wrap:wrap;gap:.5rem 1rem}
+.link-nav form{margin:0}
+.link-nav .link-button{background:none;border:0;padding:0;color:var(--accent);font:inherit;text-decoration:underline;cursor:pointer}
 .short-link{display:flex;align-items:center;gap:.4rem;flex-wrap:wrap}
 .copy{padding:.15rem .5rem;font-size:.85rem}
 .row-actions{display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:center}

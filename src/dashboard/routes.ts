@@ -52,6 +52,7 @@ import {
   type DashboardServices,
 } from './context.js'
 import { resourceRoutes } from './resource-routes.js'
+import { utmTemplateScreens } from './utm-template-routes.js'
 import { accountRoutes } from './account-routes.js'
 import { adminRoutes } from './admin-routes.js'
 import { webhookRoutes } from './webhook-routes.js'
@@ -332,6 +333,7 @@ export function createDashboard(options: DashboardOptions) {
 
           const context: DashboardContext = { config, services, signedInOf, viewerOf }
           resourceRoutes(dashboard, context)
+          utmTemplateScreens(dashboard, context)
           accountRoutes(dashboard, context, options.limits.passwordChanges)
           adminRoutes(dashboard, context)
           webhookRoutes(dashboard, context)

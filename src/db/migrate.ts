@@ -26,9 +26,10 @@ import { standardSearch } from './migrations/0020-standard-search.js'
 import { normalisedUrls } from './migrations/0023-normalised-urls.js'
 import { webhookOutboxPendingAge } from './migrations/0024-webhook-outbox-pending-age.js'
 import { clickStream } from './migrations/0025-click-stream.js'
-import { tags } from './migrations/0026-tags.js'
 import { redirectRules } from './migrations/0030-redirect-rules.js'
 import { socialPreviews } from './migrations/0031-social-previews.js'
+import { tags } from './migrations/0026-tags.js'
+import { utmTemplates } from './migrations/0027-utm-templates.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -55,6 +56,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0024-webhook-outbox-pending-age': webhookOutboxPendingAge(),
     '0025-click-stream': clickStream(dialect),
     '0026-tags': tags(dialect),
+    '0027-utm-templates': utmTemplates(dialect),
     '0030-redirect-rules': redirectRules(),
     '0031-social-previews': socialPreviews(),
   }

@@ -103,6 +103,19 @@ export interface PixelsTable {
   updated_at: number
 }
 
+export interface UtmTemplatesTable {
+  id: Generated<number>
+  user_id: number
+  name: string
+  utm_source: string | null
+  utm_medium: string | null
+  utm_campaign: string | null
+  utm_term: string | null
+  utm_content: string | null
+  created_at: number
+  updated_at: number
+}
+
 export interface LinksTable {
   id: Generated<number>
   user_id: number
@@ -322,6 +335,7 @@ export interface Database {
   imports: ImportsTable
   import_rows: ImportRowsTable
   import_keys: ImportKeysTable
+  utm_templates: UtmTemplatesTable
 }
 
 export type UserRow = Selectable<UsersTable>
@@ -333,6 +347,8 @@ export type SpaceRow = Selectable<SpacesTable>
 export type PixelRow = Selectable<PixelsTable>
 /** A tag with its number of links. */
 export type TagRow = Selectable<TagsTable> & { links: number }
+
+export type UtmTemplateRow = Selectable<UtmTemplatesTable>
 /** A link's row as stored: its targeting lists are JSON text. */
 export type StoredLinkRow = Selectable<LinksTable>
 /**

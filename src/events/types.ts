@@ -47,6 +47,9 @@ export const EVENT_TYPES = [
   'domain.created',
   'domain.updated',
   'domain.deleted',
+  'utm_template.created',
+  'utm_template.updated',
+  'utm_template.deleted',
   'click.recorded',
 ] as const satisfies readonly EventType[]
 

@@ -26,6 +26,7 @@ import {
   NEW_LINK_DEFAULTS,
   randomAlias,
 } from './field-rules.js'
+import { duplicateRow } from './duplicate.js'
 import { rotationEntries } from './rotation-list.js'
 import { linkRecord } from './record.js'
 import { ruleList } from './redirect-rules.js'
@@ -153,18 +154,55 @@ export class LinkService {
       created_at: now,
       updated_at: now,
     }
+    return this.insert(userId, row, pixelIds ?? [], tagNames, { chosen, domain: domain! }, errors)
+  }
+
+  /**
+   * A copy of one of the user's links under a new alias (`alias`, checked as on create, or a
+   * random one): every setting DUPLICATED_COLUMNS lists, its pixels and tags, none of its clicks.
+   */
+  async duplicate(
+    userId: number,
+    id: number,
+    input: { alias?: string | null },
+    errors = new FieldErrors(),
+  ): Promise<LinkRow> {
+    const link = await this.get(userId, id)
+    const chosen = input.alias !== undefined && input.alias !== null && !errors.has('alias')
+    if (chosen) await this.checkAlias(input.alias!, link.domain_id, errors)
+    errors.throwIfAny()
+    const pixelIds = (await this.deps.links.pixelIdsOf([link.id])).get(link.id) ?? []
+    const tagNames = (await this.deps.links.tagNamesOf([link.id])).get(link.id) ?? []
+    const row = duplicateRow(link, chosen ? input.alias! : this.freeOfReserved(0), this.now())
+    return this.insert(userId, row, pixelIds, tagNames, { chosen, domain: null }, errors)
+  }
+
+  /**
+   * Writes a new link and raises link.created in the same transaction; a random alias is drawn
+   * again while taken. `domain`: the link's domain when the caller has read it already.
+   */
+  private async insert(
+    userId: number,
+    row: NewLinkRow,
+    pixelIds: number[],
+    tagNames: string[] | undefined,
+    how: { chosen: boolean; domain: DomainRow | null },
+    errors: FieldErrors,
+  ): Promise<LinkRow> {
+    const now = row.created_at
     // Marked in the same write: a stop before the fetch ends leaves it for the next start.
     if (this.deps.titles && row.title_locked === 0) row.title_fetch_at = now
+    const { domain } = how
     const write = () =>
       this.deps.events.commit(async (raise) => {
         const tagged = await this.tagged(userId, tagNames, now, raise)
-        const link = await this.deps.links.create(row, pixelIds ?? [], tagged?.ids ?? [])
+        const link = await this.deps.links.create(row, pixelIds, tagged?.ids ?? [])
         // No space and no pixels: the record's one relation is the domain checked above, so it
         // is not read again inside the write (two queries fewer, two round trips on PostgreSQL).
         const record =
-          link.space_id === null && (pixelIds ?? []).length === 0
+          domain !== null && link.space_id === null && pixelIds.length === 0
             ? linkRecord(link, {
-                domain: toDomainRecord(domain!),
+                domain: toDomainRecord(domain),
                 space: null,
                 pixels: [],
                 tags: tagged?.names ?? [],
@@ -181,7 +219,7 @@ export class LinkService {
         this.written.set(link, record)
         return link
       })
-    const link = chosen
+    const link = how.chosen
       ? await writeUnique(errors, 'alias', write)
       : await this.withRandomAlias(row, errors, write)
     if (link.title_locked === 0) this.deps.titles?.enqueue(link.id, link.url)

@@ -42,6 +42,7 @@ export const TABLES: Readonly<Record<TableName, TableSpec>> = {
   imports: { orderBy: 'id' },
   import_rows: { orderBy: null },
   import_keys: { orderBy: null },
+  utm_templates: { orderBy: 'id' },
 }
 
 /** The tables in dump order. */

@@ -35,6 +35,8 @@ describe('OpenAPI document', () => {
     expect(routes).toContain('POST /api/v1/imports')
     expect(routes).toContain('GET /api/v1/links/export')
     expect(routes).toContain('GET /api/v1/tags/{id}/stats')
+    expect(routes).toContain('POST /api/v1/links/{id}/duplicate')
+    expect(routes).toContain('PATCH /api/v1/utm-templates/{id}')
     expect(routes.length).toBe(48)
   })
 

@@ -11,9 +11,9 @@ import { API, BASE, NOT_FOUND, expectStatus, listIds, validation, type Rec } fro
 
 export interface OwnedResource {
   /** The API path segment, e.g. `pixels`. */
-  path: 'pixels' | 'spaces' | 'domains'
+  path: 'pixels' | 'spaces' | 'domains' | 'utm-templates'
   /** Its name in test titles and in the `object` of a deletion, e.g. `pixel`. */
-  noun: 'pixel' | 'space' | 'domain'
+  noun: 'pixel' | 'space' | 'domain' | 'utm_template'
   app: () => TestApp
   /** Creates a record with the test key. */
   create: () => Promise<Rec>
@@ -58,7 +58,7 @@ export function recordTests(resource: OwnedResource): void {
 
 export interface ListedResource {
   /** The API path segment, also the resource's name in test titles. */
-  path: 'pixels' | 'spaces' | 'domains'
+  path: 'pixels' | 'spaces' | 'domains' | 'utm-templates'
   app: () => TestApp
   /** The lister's key, and the records it created, oldest first. */
   key: string

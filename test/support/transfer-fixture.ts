@@ -76,6 +76,11 @@ async function populate(app: TestApp): Promise<{ carolKey: string; deletedLinkId
   const space = await api('spaces', { name: 'Kampagnen 🎯', color: 3 })
   const shop = await api('pixels', { name: 'Shop', type: 'facebook', value: '1234567890' })
   const ga = await api('pixels', { name: 'GA ünï', type: 'google-analytics', value: 'G-ABC123' })
+  await api('utm-templates', {
+    name: 'Frühling 🌷',
+    utm_source: 'news letter',
+    utm_medium: 'email',
+  })
   const own = await api('domains', {
     name: 'go.example.com',
     not_found_page: 'https://example.com/missing',

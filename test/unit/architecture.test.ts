@@ -40,6 +40,7 @@ const DOMAIN_FOLDERS = [
   'threads',
   'transfer',
   'users',
+  'utm',
   'visitors',
   'webhooks',
 ]

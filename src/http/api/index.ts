@@ -19,6 +19,7 @@ import { TooManyAttemptsError } from '../../shared/errors.js'
 import { spaceRoutes } from './spaces.js'
 import { statsRoutes } from './stats.js'
 import { tagRoutes } from './tags.js'
+import { utmTemplateRoutes } from './utm-templates.js'
 import { webhookRoutes } from './webhooks.js'
 import { bearerToken, registerAuth } from '../auth.js'
 import { registerBodyParsers } from '../body.js'
@@ -32,6 +33,7 @@ import type { SpaceService } from '../../spaces/service.js'
 import type { StatsService } from '../../stats/service.js'
 import type { TagService } from '../../tags/service.js'
 import type { UserService } from '../../users/service.js'
+import type { UtmTemplateService } from '../../utm/service.js'
 import type { WebhookService } from '../../webhooks/service.js'
 
 /** The services the API's routes use, each handed to the routes of its resource. */
@@ -47,6 +49,7 @@ export interface ApiServices {
   stats: StatsService
   webhooks: WebhookService
   imports: ImportService
+  utmTemplates: UtmTemplateService
 }
 
 export interface ApiOptions {
@@ -96,6 +99,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   pixelRoutes(app, services.pixels, publicUrl)
   spaceRoutes(app, services.spaces, publicUrl)
   tagRoutes(app, services.tags, services.stats, publicUrl)
+  utmTemplateRoutes(app, services.utmTemplates, publicUrl)
   domainRoutes(app, services.domains, publicUrl)
   accountRoutes(app, services.users, options.defaultDomainId)
   statsRoutes(app, services.stats, publicUrl)

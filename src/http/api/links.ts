@@ -3,7 +3,16 @@ import type { LinkRow } from '../../db/types.js'
 import { acceptAliases, LINK_LIST_ALIASES } from '../aliases.js'
 import { userIdOf } from '../auth.js'
 import { registerCrud } from '../crud.js'
-import { ErrorBody, StringEnum, Type, ValidationErrorBody } from '../../shared/schema.js'
+import {
+  DataEnvelope,
+  ErrorBody,
+  IdParams,
+  StringEnum,
+  Type,
+  ValidationErrorBody,
+  type TSchema,
+} from '../../shared/schema.js'
+import { rejectNulls, schemaErrors } from '../validation.js'
 import { sendLinksExport } from './link-export.js'
 import type { LinkPresenter } from '../../links/record.js'
 import {
@@ -63,6 +72,46 @@ function exportRoute(app: FastifyInstance, links: LinkService, presenter: LinkPr
   })
 }
 
+export const LinkDuplicateBody = Type.Object(
+  { alias: LinkCreateBody.properties.alias },
+  { additionalProperties: false },
+)
+
+/** `POST /api/v1/links/{id}/duplicate`: a copy of the link under a new alias, answered as a store. */
+function duplicateRoute(app: FastifyInstance, links: LinkService) {
+  app.post('/links/:id/duplicate', {
+    attachValidation: true,
+    preValidation: rejectNulls(LinkDuplicateBody as TSchema),
+    schema: {
+      tags: ['Links'],
+      summary: 'Duplicate a link',
+      description:
+        'A new link with every setting of the link (URL, title, targeting, passwords, expiry, ' +
+        'privacy, space, domain, pixels) and none of its clicks, under `alias` or a random one. ' +
+        'Raises `link.created`.',
+      consumes: ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'],
+      params: IdParams,
+      body: LinkDuplicateBody,
+      response: {
+        201: DataEnvelope(LinkRecord),
+        401: ErrorBody,
+        404: ErrorBody,
+        422: ValidationErrorBody,
+        429: ErrorBody,
+      },
+    },
+    handler: async (request, reply) => {
+      const userId = userIdOf(request)
+      const errors = schemaErrors(request)
+      const id = Number((request.params as { id: string }).id)
+      const body = (request.body ?? {}) as { alias?: string | null }
+      const row = await links.duplicate(userId, id, body, errors)
+      const [record] = await links.present(userId, [row])
+      return reply.code(201).send({ data: record, status: 200 })
+    },
+  })
+}
+
 export function linkRoutes(
   app: FastifyInstance,
   links: LinkService,
@@ -71,6 +120,7 @@ export function linkRoutes(
   defaultDomainId: () => number | null,
 ): void {
   exportRoute(app, links, presenter)
+  duplicateRoute(app, links)
   registerCrud<LinkRow, LinkRecord, LinkListQuery, LinkInput, LinkInput>(app, publicUrl, {
     path: '/links',
     object: 'link',
