@@ -26,6 +26,7 @@ import { standardSearch } from './migrations/0020-standard-search.js'
 import { normalisedUrls } from './migrations/0023-normalised-urls.js'
 import { webhookOutboxPendingAge } from './migrations/0024-webhook-outbox-pending-age.js'
 import { clickStream } from './migrations/0025-click-stream.js'
+import { clickSources } from './migrations/0028-click-sources.js'
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
@@ -51,6 +52,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0023-normalised-urls': normalisedUrls(dialect),
     '0024-webhook-outbox-pending-age': webhookOutboxPendingAge(),
     '0025-click-stream': clickStream(dialect),
+    '0028-click-sources': clickSources(),
   }
 }
 

@@ -1,13 +1,13 @@
 /**
  * The visitor as a redirect sees it, built once per request from the client IP and headers.
  * Each part is worked out on first read and then kept, so a redirect pays only for what it
- * reads: `bot` always, then the one part its link's targeting needs (`country`, `platform` or
- * `languages`); the click recorder reads the rest (`browser`, `device`, `referrerHost`) after
+ * reads: `bot` always, then the one part its link's targeting needs (`country`, `region`,
+ * `platform` or `languages`); the click recorder reads the rest (`browser`, `device`, `referrerHost`) after
  * the response is on its way.
  */
 import type { Platform } from '../links/targeting-keys.js'
 import { isBot } from './bot.js'
-import { countryOf } from './geoip.js'
+import { countryOf, placeOf } from './geoip.js'
 import { preferredLanguages } from './languages.js'
 import { browserOf, deviceOf, platformOf, type DeviceType } from './user-agent.js'
 
@@ -25,6 +25,11 @@ export interface VisitorContext {
   readonly time: number
   /** ISO 3166-1 alpha-2, upper case. */
   readonly country: string | null
+  /**
+   * The region's (state's, province's) English name as the GeoIP data gives it (`Bavaria`,
+   * `California`); null without a city database (GEOIP_DB) or when the data has none.
+   */
+  readonly region: string | null
   readonly platform: Platform | null
   /** ISO 639-1 codes, most preferred first. */
   readonly languages: readonly string[]
@@ -53,6 +58,7 @@ class LazyVisitor implements VisitorContext {
   readonly time: number
   readonly #input: VisitorInput
   #country: string | null | undefined
+  #region: string | null | undefined
   #platform: Platform | null | undefined
   #languages: readonly string[] | undefined
   #bot: boolean | undefined
@@ -68,6 +74,14 @@ class LazyVisitor implements VisitorContext {
   get country(): string | null {
     if (this.#country === undefined) this.#country = countryOf(this.#input.ip)
     return this.#country
+  }
+  get region(): string | null {
+    if (this.#region === undefined) {
+      const place = placeOf(this.#input.ip)
+      this.#region = place.region
+      this.#country ??= place.country
+    }
+    return this.#region
   }
   get platform(): Platform | null {
     if (this.#platform === undefined) this.#platform = platformOf(this.#input.userAgent)

@@ -166,6 +166,7 @@ it('are filled from the links already there when the migration runs', async () =
         '0023-normalised-urls',
         '0024-webhook-outbox-pending-age',
         '0025-click-stream',
+        '0028-click-sources',
       ],
     })
     expect(await counts(db)).toEqual({ kept: { 1: 7, 2: 3 }, real: { 1: 7, 2: 3 } })
@@ -386,6 +387,7 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL, filled', 
         '0023-normalised-urls',
         '0024-webhook-outbox-pending-age',
         '0025-click-stream',
+        '0028-click-sources',
       ],
     })
     expect(await counts(db)).toEqual({
