@@ -43,6 +43,8 @@ export interface Config {
   metricsToken: string | null
   /** CLICK_STREAM_URL: `nats://…` (JetStream) or `redis://…` (a Redis Stream); null: none. */
   clickStreamUrl: string | null
+  /** GEOIP_DB: city databases (mmdb) for country, region and city; empty: the bundled country data. */
+  geoipDb: string[]
 }
 
 type Env = Record<string, string | undefined>
@@ -125,6 +127,11 @@ export const CONFIG_VARIABLES = [
     'CLICK_STREAM_URL',
     '(none)',
     'nats://… (JetStream stream SLINK_CLICKS, subject slink.clicks) or redis://… (Redis Stream slink:clicks): every stored click is also published there as a JSON event, at least once.',
+  ],
+  [
+    'GEOIP_DB',
+    '(bundled DB-IP country data)',
+    'Path of a city database in MaxMind format (GeoLite2-City.mmdb), or two comma-separated (DB-IP city lite: the -ipv4 and -ipv6 files): countries, regions and cities come from it. Costs about its file size in memory per process.',
   ],
 ] as const
 
@@ -251,6 +258,17 @@ function metrics(env: Env, port: number): Pick<Config, 'metricsPort' | 'metricsT
   return { metricsPort, metricsToken }
 }
 
+function geoipDb(env: Env): string[] {
+  const paths = (env.GEOIP_DB ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+  if (paths.length > 2) {
+    throw new ConfigError(`GEOIP_DB names at most two files (IPv4 and IPv6), got ${paths.length}`)
+  }
+  return paths
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535)
   const initialApiKey = env.INITIAL_API_KEY?.trim() || null
@@ -305,6 +323,7 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     importAllowedHosts: allowList(env, 'IMPORT_ALLOWED_HOSTS'),
     clickStreamUrl,
+    geoipDb: geoipDb(env),
     clickLogDays: env.CLICK_LOG_DAYS?.trim() ? integer(env, 'CLICK_LOG_DAYS', 0, 1, 36_500) : null,
     tlsAskFrom: tlsAskFrom(env),
     ...metrics(env, port),

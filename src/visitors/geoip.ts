@@ -53,7 +53,6 @@ interface CityDatabase {
 
 let reader: Reader<Response> | null = null
 let cities: CityDatabase[] | null = null
-let shared: SharedArrayBuffer[] = []
 
 function database(): Reader<Response> {
   if (reader === null) {
@@ -112,18 +111,12 @@ export function adoptGeoipDatabases(bytes: readonly SharedArrayBuffer[]): void {
     return { reader: r, ipVersion: r.metadata.ipVersion }
   })
   cities = opened.length > 0 ? opened : null
-  shared = [...bytes]
 }
 
-/** The databases in use from GEOIP_DB (empty with the bundled data), to hand to a thread. */
-export function sharedGeoipDatabases(): SharedArrayBuffer[] {
-  return shared
-}
-
-/** Back to the bundled country data (tests). */
-export function useBundledGeoip(): void {
+/** The bundled country data (no GEOIP_DB): nothing to share with other threads. */
+export function useBundledGeoip(): SharedArrayBuffer[] {
   cities = null
-  shared = []
+  return []
 }
 
 /** Whether regions and cities are known (a city database is in use). */
