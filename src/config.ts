@@ -130,8 +130,8 @@ export const CONFIG_VARIABLES = [
   ],
   [
     'GEOIP_DB',
-    '(bundled DB-IP country data)',
-    'Path of a city database in MaxMind format (GeoLite2-City.mmdb), or two comma-separated (DB-IP city lite: the -ipv4 and -ipv6 files): countries, regions and cities come from it. Costs about its file size in memory per process.',
+    '(none)',
+    'Path of a city database in MaxMind format (GeoLite2-City.mmdb), or two comma-separated (DB-IP city lite: the -ipv4 and -ipv6 files): countries, regions and cities come from it instead of the bundled DB-IP country data. Costs about its file size in memory per process.',
   ],
 ] as const
 
