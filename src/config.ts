@@ -131,7 +131,7 @@ export const CONFIG_VARIABLES = [
   [
     'GEOIP_DB',
     '(none)',
-    'Path of a city database in MaxMind format (GeoLite2-City.mmdb), or two comma-separated (DB-IP city lite: the -ipv4 and -ipv6 files): countries, regions and cities come from it instead of the bundled DB-IP country data. Costs about its file size in memory per process.',
+    "A city database in MaxMind format (GeoLite2-City.mmdb), or DB-IP city lite's -ipv4,-ipv6 files: countries, regions, cities. About its file size in memory per process.",
   ],
 ] as const
 
