@@ -5,41 +5,13 @@
  * import added (without a recorded click) are left out, as for the other dimensions. Runs on
  * SQLite, and on PostgreSQL when reachable.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Db } from '../../src/db/connect.js'
+import type { Db } from '../../src/db/connect.js'
 import { migrate, migrateTo } from '../../src/db/migrate.js'
-import { emptyPostgres, postgresCheck } from '../support/databases.js'
+import { migrationEngines } from '../support/databases.js'
 
-const postgres = await postgresCheck()
-
-const engines: { name: string; ok: boolean; open(): Promise<{ db: Db; drop(): Promise<void> }> }[] =
-  [
-    {
-      name: 'SQLite',
-      ok: true,
-      async open() {
-        const dir = mkdtempSync(join(tmpdir(), 'slink-migration-'))
-        const db = openDatabase({ kind: 'sqlite', path: join(dir, 'm.db') })
-        return {
-          db,
-          drop: async () => (await db.close(), rmSync(dir, { recursive: true, force: true })),
-        }
-      },
-    },
-    {
-      name: 'PostgreSQL',
-      ok: postgres.ok,
-      async open() {
-        const empty = await emptyPostgres()
-        const db = openDatabase({ kind: 'postgres', url: empty.url })
-        return { db, drop: async () => (await db.close(), await empty.drop()) }
-      },
-    },
-  ]
+const engines = await migrationEngines()
 
 for (const engine of engines) {
   describe.skipIf(!engine.ok)(`migration 0028 on ${engine.name}`, () => {
