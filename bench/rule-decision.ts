@@ -15,6 +15,7 @@ const visitor: RuleVisitor = {
   time: Date.now(),
   country: 'DE',
   region: null,
+  regionCode: null,
   platform: 'Windows',
   device: 'desktop',
   browser: 'Chrome',

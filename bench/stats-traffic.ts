@@ -118,6 +118,8 @@ export async function writeYearOfClicks(
         userAgent: AGENTS[agent()]!.ua,
         acceptLanguage: random() < 0.05 ? undefined : LANGUAGES[language()]!.header,
         referer: direct ? undefined : `https://${REFERRERS[referrer()]}/post/${i % 97}`,
+        query: '',
+        destination: 'https://example.com/',
       })
     }
     events.sort((a, b) => a.at - b.at)

@@ -50,6 +50,8 @@ export interface Config {
   clickStreamUrl: string | null
   /** Schemes of the app links a link may send visitors to, besides http and https. */
   appUrlSchemes: ReadonlySet<string>
+  /** GEOIP_DB: city databases (mmdb) for country, region and city; empty: the bundled country data. */
+  geoipDb: string[]
 }
 
 type Env = Record<string, string | undefined>
@@ -137,6 +139,9 @@ export const CONFIG_VARIABLES = [
     'APP_URL_SCHEMES',
     '(common app schemes)',
     'App-link schemes links may use besides http(s) (`none`: none); default mailto,tel,sms,whatsapp,tg,spotify,itms-apps,market,intent,zoommtg,msteams. Never javascript, data, file, vbscript, blob, about, filesystem, view-source.',
+    'GEOIP_DB',
+    '(none)',
+    "A city database in MaxMind format (GeoLite2-City.mmdb), or DB-IP city lite's -ipv4,-ipv6 files: countries, regions, cities. About its file size in memory per process.",
   ],
 ] as const
 
@@ -280,6 +285,17 @@ function metrics(env: Env, port: number): Pick<Config, 'metricsPort' | 'metricsT
   return { metricsPort, metricsToken }
 }
 
+function geoipDb(env: Env): string[] {
+  const paths = (env.GEOIP_DB ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+  if (paths.length > 2) {
+    throw new ConfigError(`GEOIP_DB names at most two files (IPv4 and IPv6), got ${paths.length}`)
+  }
+  return paths
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535)
   const initialApiKey = env.INITIAL_API_KEY?.trim() || null
@@ -334,6 +350,7 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     importAllowedHosts: allowList(env, 'IMPORT_ALLOWED_HOSTS'),
     clickStreamUrl,
+    geoipDb: geoipDb(env),
     clickLogDays: env.CLICK_LOG_DAYS?.trim() ? integer(env, 'CLICK_LOG_DAYS', 0, 1, 36_500) : null,
     tlsAskFrom: tlsAskFrom(env),
     appUrlSchemes: appUrlSchemes(env),

@@ -3,8 +3,10 @@
  * the links' click increments, and the (link, day, visitor) triples to check for uniques.
  * Clicks are grouped by their whole description first, so a batch of similar clicks costs one
  * map entry each, not one per dimension. Unknown values are kept as '' so every dimension adds
- * up to the day's total. Countries and referrers are also counted per month
- * (`<dimension>/month`, day `YYYY-MM`), which the statistics read for whole months.
+ * up to the day's total. Countries, referrers, regions and cities are also counted per month
+ * (`<dimension>/month`, day `YYYY-MM`), which the statistics read for whole months. A region
+ * or city is kept with its country (`placeValue`), so that one name in two countries stays two
+ * rows.
  */
 import {
   dayOf,
@@ -33,6 +35,21 @@ export interface Aggregate {
 
 const SEP = '\u0000'
 
+/** Between a region's or city's name and its country code in a stored value. */
+export const PLACE_SEP = '\u001f'
+
+/** `Bavaria␟DE`: sorted by name first; unknown (no name) is ''. */
+export function placeValue(name: string | null, country: string | null): string | null {
+  return name === null ? null : `${name}${PLACE_SEP}${country ?? ''}`
+}
+
+/** The name and country of a stored region or city value. */
+export function splitPlace(value: string): { name: string; country: string | null } {
+  const at = value.lastIndexOf(PLACE_SEP)
+  if (at === -1) return { name: value, country: null }
+  return { name: value.slice(0, at), country: value.slice(at + 1) || null }
+}
+
 export function aggregate(rows: readonly ClickRow[], counted: readonly boolean[]): Aggregate {
   const groups = new Map<string, { row: ClickRow; day: string; hour: string; clicks: number }>()
   const linkClicks = new Map<number, number>()
@@ -50,6 +67,13 @@ export function aggregate(rows: readonly ClickRow[], counted: readonly boolean[]
       row.device,
       row.language,
       row.referrer,
+      row.region,
+      row.city,
+      row.utm_source,
+      row.utm_medium,
+      row.utm_campaign,
+      row.destination,
+      row.source,
     ].join(SEP)
     const group = groups.get(key)
     if (group) group.clicks++
@@ -83,6 +107,13 @@ export function aggregate(rows: readonly ClickRow[], counted: readonly boolean[]
       ['device', row.device],
       ['language', row.language],
       ['referrer', row.referrer],
+      ['region', placeValue(row.region, row.country)],
+      ['city', placeValue(row.city, row.country)],
+      ['utm_source', row.utm_source],
+      ['utm_medium', row.utm_medium],
+      ['utm_campaign', row.utm_campaign],
+      ['destination', row.destination],
+      ['source', row.source],
     ]
     bump(row.link_id, 'total', day, '', clicks)
     for (const [dimension, value] of values) {

@@ -71,15 +71,17 @@ export class WorkerChannel implements ClickChannel {
   /**
    * `script`: the worker thread's entry, its own file (threads/click-writer.ts), started by the
    * composition root. `clickStreamUrl`: the thread also publishes the click stream there
-   * (clicks/stream-publisher.ts).
+   * (clicks/stream-publisher.ts). `geoip`: the city databases this process read (GEOIP_DB),
+   * shared with the thread as they are (visitors/geoip.ts).
    */
   constructor(
     script: URL,
     database: DatabaseConfig,
     onError: (error: unknown) => void,
     clickStreamUrl: string | null = null,
+    geoip: readonly SharedArrayBuffer[] = [],
   ) {
-    this.worker = new Worker(script, { workerData: { database, clickStreamUrl } })
+    this.worker = new Worker(script, { workerData: { database, clickStreamUrl, geoip } })
     this.worker.on('message', (message: FromWorker) => {
       if (message.type === 'finished') {
         this.finished = message.count

@@ -13,6 +13,8 @@ export interface ClickColumns {
   userAgents: string[]
   acceptLanguages: (string | undefined)[]
   referers: (string | undefined)[]
+  queries: string[]
+  destinations: string[]
   /** Rotation positions to persist: `[linkId, position]`. */
   rotations: [number, number][]
 }
@@ -26,6 +28,8 @@ export function emptyColumns(): ClickColumns {
     userAgents: [],
     acceptLanguages: [],
     referers: [],
+    queries: [],
+    destinations: [],
     rotations: [],
   }
 }
@@ -38,6 +42,8 @@ export function append(columns: ClickColumns, click: ClickEvent): void {
   columns.userAgents.push(click.userAgent)
   columns.acceptLanguages.push(click.acceptLanguage)
   columns.referers.push(click.referer)
+  columns.queries.push(click.query)
+  columns.destinations.push(click.destination)
 }
 
 export function toEvents(columns: ClickColumns): ClickEvent[] {
@@ -49,5 +55,7 @@ export function toEvents(columns: ClickColumns): ClickEvent[] {
     userAgent: columns.userAgents[i]!,
     acceptLanguage: columns.acceptLanguages[i],
     referer: columns.referers[i],
+    query: columns.queries[i]!,
+    destination: columns.destinations[i]!,
   }))
 }

@@ -1,14 +1,16 @@
 /**
- * Describes a click for the statistics: country, platform, browser, device, first language and
- * referrer host, plus the salted visitor hash. Runs where clicks are written, not on the
+ * Describes a click for the statistics: country, region and city, platform, browser, device,
+ * first language, referrer host, the short URL's UTM values, the source (QR code or link) and
+ * the destination, plus the salted visitor hash. Runs where clicks are written, not on the
  * request path; the answers for recent User-Agents, addresses and Accept-Language headers are
  * remembered, since real traffic repeats them.
  */
 import { referrerHostOf } from '../visitors/context.js'
-import { countryOf } from '../visitors/geoip.js'
+import { placeOf, type Place } from '../visitors/geoip.js'
 import { preferredLanguages } from '../visitors/languages.js'
 import { browserOf, deviceOf, platformOf, userAgentHead } from '../visitors/user-agent.js'
 import { dayOf, type ClickEvent, type ClickRow } from './event.js'
+import { keptText, MAX_DESTINATION_LENGTH, queryFacts } from './query-facts.js'
 import type { VisitorHasher } from './visitor-hash.js'
 
 class Memo<V> {
@@ -32,7 +34,7 @@ interface AgentFacts {
 
 export class ClickDescriber {
   private readonly agents = new Memo<AgentFacts>(5000)
-  private readonly countries = new Memo<string | null>(20_000)
+  private readonly places = new Memo<Place>(20_000)
   private readonly languages = new Memo<string | null>(2000)
 
   constructor(private readonly hasher: VisitorHasher) {}
@@ -44,10 +46,12 @@ export class ClickDescriber {
       browser: browserOf(ua),
       device: deviceOf(ua),
     }))
+    const place = this.places.get(event.ip, placeOf)
+    const query = queryFacts(event.query)
     return {
       link_id: event.linkId,
       at: event.at,
-      country: this.countries.get(event.ip, countryOf),
+      country: place.country,
       platform: agent.platform,
       browser: agent.browser,
       device: agent.device,
@@ -59,6 +63,13 @@ export class ClickDescriber {
         : null,
       referrer: referrerHostOf(event.referer),
       visitor: this.hasher.hash(dayOf(event.at), event.linkId, event.ip, event.userAgent),
+      region: place.region,
+      city: place.city,
+      utm_source: query.utm_source,
+      utm_medium: query.utm_medium,
+      utm_campaign: query.utm_campaign,
+      destination: keptText(event.destination, MAX_DESTINATION_LENGTH),
+      source: query.source,
     }
   }
 }

@@ -1,8 +1,8 @@
 import type { ClicksTable } from '../db/types.js'
 /**
  * A click as the redirect hands it over, after the response is on its way: the raw request
- * facts only. Country, platform, browser, device, language, referrer host and the salted
- * visitor hash are worked out later, off the request path; address and User-Agent are never
+ * facts and the destination it chose only. Country, region, city, platform, browser, device,
+ * language, referrer host, UTM values, source and the salted visitor hash are worked out later, off the request path; address and User-Agent are never
  * stored.
  */
 export interface ClickEvent {
@@ -14,6 +14,10 @@ export interface ClickEvent {
   userAgent: string
   acceptLanguage: string | undefined
   referer: string | undefined
+  /** The short URL's raw query, without `?` (its `utm_*` and `qr=1` are read later). */
+  query: string
+  /** Where the visit was sent: the chosen destination, before the visitor's query is merged. */
+  destination: string
 }
 
 /** What one click keeps in the database: a row of the click log. */
@@ -29,6 +33,13 @@ export const DIMENSIONS = [
   'device',
   'language',
   'referrer',
+  'region',
+  'city',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'destination',
+  'source',
 ] as const
 export type Dimension = (typeof DIMENSIONS)[number]
 
@@ -37,12 +48,13 @@ export type ListDimension = Exclude<Dimension, 'total'>
 
 /**
  * The dimensions with many values, also kept per month (as `<dimension>/month`, with a
- * `YYYY-MM` day): about 250 countries and referrer hosts without end make hundreds of rows a
- * day, and a long period reads a dozen monthly rows per value instead. The others have a few
- * values each (24 hours, 7 platforms, a few browsers, devices and languages): their daily rows
+ * `YYYY-MM` day): about 250 countries, thousands of regions and cities, and referrer hosts
+ * without end make hundreds of rows a day, and a long period reads a dozen monthly rows per
+ * value instead. The others have a few values each (24 hours, 7 platforms, a few browsers,
+ * devices and languages, a link's destinations and campaigns, two sources): their daily rows
  * stay cheap to read, and one more row per click batch each would not pay for itself.
  */
-export const MONTHLY_DIMENSIONS = ['country', 'referrer'] as const
+export const MONTHLY_DIMENSIONS = ['country', 'referrer', 'region', 'city'] as const
 export type MonthlyBase = (typeof MONTHLY_DIMENSIONS)[number]
 export type MonthlyDimension = `${MonthlyBase}/month`
 

@@ -8,7 +8,7 @@ import { visitorIncrements } from './aggregate.js'
 import type { ClickRow } from './event.js'
 import type { ClickBatch, ClickStore } from './store.js'
 
-/** Rows a multi-row INSERT takes (9 parameters each, well under SQLite's limit). */
+/** Rows a multi-row INSERT takes (16 parameters each, well under SQLite's limit). */
 const ROWS_PER_INSERT = 64
 
 function values(row: ClickRow): (string | number | null)[] {
@@ -22,6 +22,13 @@ function values(row: ClickRow): (string | number | null)[] {
     row.language,
     row.referrer,
     row.visitor,
+    row.region,
+    row.city,
+    row.utm_source,
+    row.utm_medium,
+    row.utm_campaign,
+    row.destination,
+    row.source,
   ]
 }
 
@@ -32,8 +39,9 @@ export class SqliteClickStore implements ClickStore {
     const exists = db.prepare('SELECT 1 FROM links WHERE id = ?').pluck()
     const insertClicks = (n: number) =>
       db.prepare(
-        'INSERT INTO clicks (link_id, at, country, platform, browser, device, language, referrer, visitor) VALUES ' +
-          Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', '),
+        'INSERT INTO clicks (link_id, at, country, platform, browser, device, language, referrer, visitor, ' +
+          'region, city, utm_source, utm_medium, utm_campaign, destination, source) VALUES ' +
+          Array.from({ length: n }, () => `(${Array(16).fill('?').join(', ')})`).join(', '),
       )
     const insertOne = insertClicks(1)
     const insertMany = insertClicks(ROWS_PER_INSERT)

@@ -24,6 +24,7 @@ import { LocalRotationCounter } from '../redirects/rotation-counter.js'
 import { SqlRedirectStore } from '../redirects/store.js'
 import { PasswordGate } from '../passwords/gate.js'
 import { StatsPasswordGate } from '../stats/password-gate.js'
+import { useBundledGeoip, useGeoipDatabases } from '../visitors/geoip.js'
 
 export interface RedirectOptions {
   /** Shared rotation counters for several processes (see src/cluster/). */
@@ -57,6 +58,8 @@ export async function createRedirects(
   const counters = options.counters ?? new MemoryCounters()
   const limiter = (name: string, max: number) => new CountingAttemptLimiter(counters, name, max)
   const onError = options.onFlushError ?? (() => {})
+  // GEOIP_DB is read once here; the click-writing thread shares these bytes without a copy.
+  const geoip = config.geoipDb.length > 0 ? useGeoipDatabases(config.geoipDb) : useBundledGeoip()
   let channel: ClickChannel
   if (options.inlineClicks) {
     const hasher = new VisitorHasher(services.db)
@@ -78,6 +81,7 @@ export async function createRedirects(
       config.database,
       onError,
       config.clickStreamUrl,
+      geoip,
     )
   }
   const recorder = new ClickRecorder(

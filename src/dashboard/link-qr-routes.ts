@@ -1,12 +1,13 @@
 /**
  * The QR code of one of the user's links in the dashboard: the page (`/dashboard/links/{id}/qr`)
  * and the image as `qr.svg` and `qr.png?size=` (the API's bounds and messages), sent as
- * attachments. Another user's link is the 404 page. Images count against the user's QR limit,
+ * attachments; the code encodes the short URL with `qr=1` (links/scan-flag.ts). Another user's link is the 404 page. Images count against the user's QR limit,
  * with the API's (over it: a plain 429 page with `Retry-After`), and are drawn once and kept.
  */
 import type { FastifyInstance } from 'fastify'
 import type { DashboardServices } from './context.js'
 import type { AttemptLimiter } from '../limits/attempt-limiter.js'
+import { scanUrl } from '../links/scan-flag.js'
 import {
   QR_DEFAULT_SIZE,
   QR_MAX_SIZE,
@@ -73,7 +74,7 @@ export function linkQrRoutes(
           const back = `/dashboard/links/${link.id}/qr`
           return send(reply, 422, downloadErrorPage(viewer, { messages: size, back }))
         }
-        const image = await services.qrCodes.image(link.shortUrl, format, size)
+        const image = await services.qrCodes.image(scanUrl(link.shortUrl), format, size)
         return (
           reply
             .code(200)

@@ -244,6 +244,7 @@ function Figures(props: {
   const figures: [string, string, number][] = [
     ['clicks', 'clicks', overview.clicks],
     ['visitors', 'unique visitors', overview.visitors],
+    ['scans', 'of the clicks QR code scans', overview.scans],
     ['all-time', 'clicks all time', overview.allTime],
   ]
   return (

@@ -13,7 +13,7 @@ import { CSV_CONTENT_TYPE, csvFilename, statsCsv } from '../stats/csv.js'
 import { countryName, statsTables } from '../stats/page-data.js'
 import { dayOfInstant, type Period } from '../stats/period.js'
 import { periodChoices } from '../stats/period-choices.js'
-import { STAT_NAMES, type StatName } from '../stats/schema.js'
+import { PLACE_NAMES, STAT_NAMES, type StatName } from '../stats/schema.js'
 import type { AttemptLimiter } from '../limits/attempt-limiter.js'
 import { linkQrRoutes } from './link-qr-routes.js'
 import { downloadErrorPage, linkNotFoundPage, linkStatsPage } from './link-stats-page.js'
@@ -106,7 +106,7 @@ export function linkStatsRoutes(
           'content-disposition',
           `attachment; filename="${csvFilename(link.id, name, shown, 1)}"`,
         )
-        .send(statsCsv(rows))
+        .send(statsCsv(rows, PLACE_NAMES.has(name as StatName)))
     },
   )
 

@@ -26,6 +26,7 @@ import { standardSearch } from './migrations/0020-standard-search.js'
 import { normalisedUrls } from './migrations/0023-normalised-urls.js'
 import { webhookOutboxPendingAge } from './migrations/0024-webhook-outbox-pending-age.js'
 import { clickStream } from './migrations/0025-click-stream.js'
+import { clickSources } from './migrations/0028-click-sources.js'
 import { redirectRules } from './migrations/0030-redirect-rules.js'
 import { socialPreviews } from './migrations/0031-social-previews.js'
 import { tags } from './migrations/0026-tags.js'
@@ -57,6 +58,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0025-click-stream': clickStream(dialect),
     '0026-tags': tags(dialect),
     '0027-utm-templates': utmTemplates(dialect),
+    '0028-click-sources': clickSources(),
     '0030-redirect-rules': redirectRules(),
     '0031-social-previews': socialPreviews(),
   }

@@ -187,6 +187,17 @@ export interface ClicksTable {
   language: string | null
   referrer: string | null
   visitor: string
+  /** The region's (subdivision's) English name; with a city database only (GEOIP_DB). */
+  region: string | null
+  city: string | null
+  /** The short URL's `utm_source`, `utm_medium`, `utm_campaign` (at most 255 characters). */
+  utm_source: string | null
+  utm_medium: string | null
+  utm_campaign: string | null
+  /** Where the visit was sent (at most 2048 characters). */
+  destination: string | null
+  /** `qr` (the short URL had `qr=1`) or `link`; null on clicks stored before sources. */
+  source: string | null
 }
 
 /** A stored click still to publish on the click stream (CLICK_STREAM_URL). */

@@ -64,7 +64,9 @@ function storedValue(type: Exclude<RuleConditionType, 'query'>, raw: string): st
     case 'region': {
       const upper = value.toUpperCase()
       const found = REGION.exec(upper)
-      return found && COUNTRIES.has(found[1]!) ? upper : null
+      if (found) return COUNTRIES.has(found[1]!) ? upper : null
+      // A region's name, as the GeoIP data gives it (DB-IP's city data has names only).
+      return [...value].length < 3 || /[\u0000-\u001f]/.test(value) ? null : value
     }
     case 'platform':
       return PLATFORM_BY_NAME.get(value.toLowerCase()) ?? null

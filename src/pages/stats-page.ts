@@ -41,6 +41,8 @@ export interface StatsPageInput {
   periods: { label: string; href: string; current: boolean }[]
   clicks: number
   visitors: number
+  /** Clicks through the link's QR code. */
+  scans: number
   allTime: number
   days: ChartBar[]
   hours: ChartBar[]
@@ -87,6 +89,7 @@ export function statsPage(input: StatsPageInput): RenderedPage {
 <div class="figures">
 <p class="figure"><strong id="total-clicks">${numbers.format(input.clicks)}</strong> clicks</p>
 <p class="figure"><strong id="unique-visitors">${numbers.format(input.visitors)}</strong> unique visitors</p>
+<p class="figure"><strong id="qr-scans">${numbers.format(input.scans)}</strong> of the clicks QR code scans</p>
 <p class="figure"><strong id="all-time-clicks">${numbers.format(input.allTime)}</strong> clicks all time</p>
 </div>
 <h2>Clicks per day</h2>

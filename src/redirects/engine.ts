@@ -181,6 +181,8 @@ export class RedirectEngine {
       userAgent: input.userAgent ?? '',
       acceptLanguage: input.acceptLanguage,
       referer: input.referer,
+      query: input.query,
+      destination,
     }
     if (link.pixels.length === 0)
       return { outcome: this.redirectTo(destination, input.query), click }

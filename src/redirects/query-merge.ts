@@ -1,8 +1,10 @@
 /**
  * Merges the short URL's query into the destination's: parameters of the short URL replace
  * those of the same name, the rest of the destination is kept byte for byte (order, encoding,
- * port, path, fragment).
+ * port, path, fragment). The QR code's scan flag (`qr=1`, links/scan-flag.ts) is not forwarded.
  */
+import { SCAN_FLAG } from '../links/scan-flag.js'
+
 const UNSAFE = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g
 
 function keyOf(pair: string): string {
@@ -19,7 +21,7 @@ export function mergeQuery(destination: string, incoming: string): string {
   const pairs = incoming
     .replace(UNSAFE, (c) => encodeURIComponent(c))
     .split('&')
-    .filter((p) => p !== '')
+    .filter((p) => p !== '' && p !== SCAN_FLAG)
   if (pairs.length === 0) return destination
   const replaced = new Set(pairs.map(keyOf))
   const hashAt = destination.indexOf('#')

@@ -1,5 +1,6 @@
 /**
- * The statistics as CSV (RFC 4180): a `value,count` header, one line per row, CRLF line ends.
+ * The statistics as CSV (RFC 4180): a `value,count` header (`value,country,count` for regions
+ * and cities), one line per row, CRLF line ends.
  * An unknown value is an empty field. A field with a comma, a quote or a line break is quoted
  * (quotes doubled), and a value a spreadsheet would run as a formula (starting with `=`, `+`,
  * `-`, `@`, a tab or a carriage return) is prefixed with `'`, as OWASP advises.
@@ -14,8 +15,14 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
 }
 
-export function statsCsv(rows: readonly StatRecord[]): string {
-  const lines = ['value,count', ...rows.map((r) => `${csvField(r.value ?? '')},${r.count}`)]
+/** Rows of regions and cities (`withCountry`) have a `value,country,count` header. */
+export function statsCsv(rows: readonly StatRecord[], withCountry = false): string {
+  const lines = withCountry
+    ? [
+        'value,country,count',
+        ...rows.map((r) => `${csvField(r.value ?? '')},${csvField(r.country ?? '')},${r.count}`),
+      ]
+    : ['value,count', ...rows.map((r) => `${csvField(r.value ?? '')},${r.count}`)]
   return `${lines.join('\r\n')}\r\n`
 }
 

@@ -1,6 +1,6 @@
 /**
  * What the stats page shows for a period, read from the aggregates: clicks, unique visitors
- * (the sum of each day's unique visitors), all-time clicks, clicks per day and per hour with
+ * (the sum of each day's unique visitors), QR scans, all-time clicks, clicks per day and per hour with
  * the days and hours without clicks filled with zeros, and the top values of each dimension.
  */
 import { monthlyOf } from '../clicks/event.js'
@@ -15,6 +15,13 @@ export const TOP_DIMENSIONS = [
   'browser',
   'device',
   'language',
+  'region',
+  'city',
+  'source',
+  'destination',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
 ] as const
 export type TopDimension = (typeof TOP_DIMENSIONS)[number]
 /** How many values each dimension's table shows. */
@@ -24,6 +31,8 @@ export interface StatsOverview {
   period: Period
   clicks: number
   visitors: number
+  /** Clicks through the QR code (`source` `qr`). */
+  scans: number
   allTime: number
   days: { day: string; clicks: number }[]
   hours: { hour: string; clicks: number }[]
@@ -66,10 +75,12 @@ export async function statsOverview(
     )
     top.push({ dimension, rows: page.rows, values: page.total })
   }
+  const sources = top.find((t) => t.dimension === 'source')?.rows ?? []
   return {
     period,
     clicks: days.reduce((total, d) => total + d.clicks, 0),
     visitors: await sum('visitors', period),
+    scans: sources.find((r) => r.value === 'qr')?.count ?? 0,
     allTime: await sum('total', ALL_TIME),
     days,
     hours: HOURS.map((hour) => ({ hour, clicks: byHour.get(hour) ?? 0 })),

@@ -3,6 +3,7 @@
  * codes (with the code beside them), words for unknown values, chart bars, and links to the
  * usual periods. Pure: the page renderer only lays it out.
  */
+import { splitPlace } from '../clicks/aggregate.js'
 import type { StatsPageInput, StatsTable } from '../pages/index.js'
 import type { StatsOverview, TopDimension } from './overview.js'
 import { lastDays } from './period.js'
@@ -26,6 +27,14 @@ interface Labels {
 }
 
 const plain = (value: string) => ({ label: value, detail: null })
+
+/** A region or city: its name, with its country's code beside it. */
+const place = (value: string) => {
+  const { name, country } = splitPlace(value)
+  return { label: name, detail: country }
+}
+
+const SOURCES: Record<string, string> = { qr: 'QR code scans', link: 'Link clicks' }
 
 const TABLES: Record<TopDimension, Labels> = {
   country: {
@@ -54,6 +63,23 @@ const TABLES: Record<TopDimension, Labels> = {
     unknown: 'Not sent',
     label: (code) => ({ label: nameOf(languages, code), detail: code }),
   },
+  region: { title: 'Regions', column: 'Region', unknown: 'Unknown', label: place },
+  city: { title: 'Cities', column: 'City', unknown: 'Unknown', label: place },
+  source: {
+    title: 'QR scans and link clicks',
+    column: 'Source',
+    unknown: 'Before sources were counted',
+    label: (source) => ({ label: SOURCES[source] ?? source, detail: null }),
+  },
+  destination: {
+    title: 'Destinations',
+    column: 'Sent to',
+    unknown: 'Before destinations were counted',
+    label: plain,
+  },
+  utm_source: { title: 'UTM sources', column: 'utm_source', unknown: 'None', label: plain },
+  utm_medium: { title: 'UTM media', column: 'utm_medium', unknown: 'None', label: plain },
+  utm_campaign: { title: 'UTM campaigns', column: 'utm_campaign', unknown: 'None', label: plain },
 }
 
 /** A country's English name (`Germany`), or its code when there is none. */
@@ -75,7 +101,7 @@ export function statsTables(overview: StatsOverview): StatsTable[] {
         count: r.count,
       })),
       values,
-      geoAttribution: dimension === 'country',
+      geoAttribution: dimension === 'country' || dimension === 'region' || dimension === 'city',
     }
   })
 }
@@ -111,6 +137,7 @@ export function statsPageInput(
     }),
     clicks: overview.clicks,
     visitors: overview.visitors,
+    scans: overview.scans,
     allTime: overview.allTime,
     days: overview.days.map((d) => ({ label: d.day, value: d.clicks })),
     hours: overview.hours.map((h) => ({ label: `${h.hour}:00`, value: h.clicks })),

@@ -23,8 +23,18 @@ export const STAT_NAMES = [
   'language',
   'referrer',
   'imported',
+  'region',
+  'city',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'destination',
+  'source',
 ] as const
 export type StatName = (typeof STAT_NAMES)[number]
+
+/** The names whose rows carry the country of their value (`{value, country, count}`). */
+export const PLACE_NAMES: ReadonlySet<StatName> = new Set<StatName>(['region', 'city'])
 
 export interface StatSource {
   /** The daily dimension the rows come from (`imported`: click totals brought by imports). */
@@ -51,6 +61,13 @@ export const STAT_SOURCES: Record<StatName, StatSource> = {
   language: list('language'),
   referrer: list('referrer'),
   imported: { dimension: 'imported', monthly: null, key: 'day' },
+  region: list('region'),
+  city: list('city'),
+  utm_source: list('utm_source'),
+  utm_medium: list('utm_medium'),
+  utm_campaign: list('utm_campaign'),
+  destination: list('destination'),
+  source: list('source'),
 }
 
 const date = (description: string) => Type.Optional(FormattedString('date-ymd', { description }))
@@ -60,7 +77,10 @@ export const StatsQuery = Type.Object({
     description:
       '`clicks` (per UTC day), `clicks_hour` (per UTC hour of the day, 00–23), `country`, ' +
       '`platform`, `browser`, `device`, `language`, `referrer`, `imported` (per UTC day: click ' +
-      'totals brought in by an import, see docs/import.md). Also accepted: `click` ' +
+      'totals brought in by an import, see docs/import.md), `region` and `city` (English names, ' +
+      'each row with its `country`; known with a city database, GEOIP_DB), `utm_source`, ' +
+      '`utm_medium`, `utm_campaign` (from the short URL’s query), `destination` (where the ' +
+      'visit was sent), `source` (`qr`: through the QR code, `link`). Also accepted: `click` ' +
       '(= `clicks`) and `operating_system` (= `platform`), the names of today’s phpShort.',
   }),
   from: date('First day, `YYYY-MM-DD` (UTC), 2000-01-01 or later. Default: 29 days before `to`.'),
@@ -81,7 +101,17 @@ export type StatsQuery = Static<typeof StatsQuery>
 
 export const StatRecord = Type.Object({
   value: Nullable(
-    Type.String({ description: 'A day, an hour, a code, a name or a host; null: unknown.' }),
+    Type.String({
+      description: 'A day, an hour, a code, a name, a host or a URL; null: unknown.',
+    }),
+  ),
+  country: Type.Optional(
+    Nullable(
+      Type.String({
+        description:
+          '`region` and `city` only: the ISO 3166-1 alpha-2 code of the value’s country; null when unknown.',
+      }),
+    ),
   ),
   count: Type.Integer({ description: 'Clicks.' }),
 })

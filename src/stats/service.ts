@@ -1,13 +1,15 @@
 /**
  * The rules of the statistics API: only the link's owner reads them (anyone else gets the same
  * 404 as for a missing link), the period is resolved and checked once, a name reads its own
- * rows, and unknown values leave the service as `null`.
+ * rows, and unknown values leave the service as `null`. Rows of regions and cities carry their
+ * country.
  */
 import type { Page, PageRequest } from '../db/paging.js'
 import { NotFoundError, type FieldErrors } from '../shared/errors.js'
 import { statsOverview, type StatsOverview } from './overview.js'
 import { dayOfInstant, resolvePeriod, type Period, type PeriodInput } from './period.js'
-import { STAT_SOURCES, type StatName, type StatRecord } from './schema.js'
+import { splitPlace } from '../clicks/aggregate.js'
+import { PLACE_NAMES, STAT_SOURCES, type StatName, type StatRecord } from './schema.js'
 import { spansOf } from './spans.js'
 import type { StatOrder, StatsStore } from './store.js'
 
@@ -104,6 +106,16 @@ export class StatsService {
       limit: page.perPage,
       offset: (page.page - 1) * page.perPage,
     })
+    if (PLACE_NAMES.has(name)) {
+      return {
+        rows: result.rows.map((r) => {
+          if (r.value === '') return { value: null, country: null, count: r.count }
+          const place = splitPlace(r.value)
+          return { value: place.name, country: place.country, count: r.count }
+        }),
+        total: result.total,
+      }
+    }
     return {
       rows: result.rows.map((r) => ({ value: r.value === '' ? null : r.value, count: r.count })),
       total: result.total,

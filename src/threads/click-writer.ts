@@ -20,6 +20,7 @@ import { streamSinkFor } from '../clicks/stream-sinks.js'
 import { VisitorHasher } from '../clicks/visitor-hash.js'
 import { WebhookOutbox } from '../webhooks/outbox.js'
 import { ClickWriter } from '../clicks/writer.js'
+import { adoptGeoipDatabases } from '../visitors/geoip.js'
 
 type ToWorker =
   { type: 'clicks'; columns: ClickColumns } | { type: 'settle'; id: number } | { type: 'close' }
@@ -41,10 +42,12 @@ function yieldToRequests(): void {
   }
 }
 yieldToRequests()
-const { database, clickStreamUrl } = workerData as {
+const { database, clickStreamUrl, geoip } = workerData as {
   database: DatabaseConfig
   clickStreamUrl: string | null
+  geoip: SharedArrayBuffer[]
 }
+if (geoip.length > 0) adoptGeoipDatabases(geoip)
 const db = openDatabase(database)
 const hasher = new VisitorHasher(db)
 const outbox = new WebhookOutbox(db)

@@ -1,13 +1,13 @@
 /**
  * The visitor as a redirect sees it, built once per request from the client IP and headers.
  * Each part is worked out on first read and then kept, so a redirect pays only for what it
- * reads: `bot` always, then the one part its link's targeting needs (`country`, `platform` or
- * `languages`); the click recorder reads the rest (`browser`, `device`, `referrerHost`) after
+ * reads: `bot` always, then the one part its link's targeting needs (`country`, `region`,
+ * `platform` or `languages`); the click recorder reads the rest (`browser`, `device`, `referrerHost`) after
  * the response is on its way.
  */
 import type { Platform } from '../links/targeting-keys.js'
 import { isBot } from './bot.js'
-import { countryOf } from './geoip.js'
+import { countryOf, placeOf } from './geoip.js'
 import { preferredLanguages } from './languages.js'
 import { browserOf, deviceOf, platformOf, type DeviceType } from './user-agent.js'
 
@@ -25,8 +25,16 @@ export interface VisitorContext {
   readonly time: number
   /** ISO 3166-1 alpha-2, upper case. */
   readonly country: string | null
-  /** ISO 3166-2 subdivision (`US-CA`); null when not known (no city database). */
+  /**
+   * The region's (state's, province's) English name as the GeoIP data gives it (`Bavaria`,
+   * `California`); null without a city database (GEOIP_DB) or when the data has none.
+   */
   readonly region: string | null
+  /**
+   * The region as ISO 3166-2 (`US-CA`) when the GeoIP data gives its code (MaxMind's
+   * GeoLite2-City does; DB-IP's city lite has names only); else null.
+   */
+  readonly regionCode: string | null
   readonly platform: Platform | null
   /** ISO 639-1 codes, most preferred first. */
   readonly languages: readonly string[]
@@ -55,6 +63,8 @@ class LazyVisitor implements VisitorContext {
   readonly time: number
   readonly #input: VisitorInput
   #country: string | null | undefined
+  #region: string | null | undefined
+  #regionCode: string | null | undefined
   #platform: Platform | null | undefined
   #languages: readonly string[] | undefined
   #bot: boolean | undefined
@@ -72,7 +82,18 @@ class LazyVisitor implements VisitorContext {
     return this.#country
   }
   get region(): string | null {
-    return null
+    if (this.#region === undefined) this.#place()
+    return this.#region!
+  }
+  get regionCode(): string | null {
+    if (this.#regionCode === undefined) this.#place()
+    return this.#regionCode!
+  }
+  #place(): void {
+    const place = placeOf(this.#input.ip)
+    this.#region = place.region
+    this.#regionCode = place.regionCode
+    this.#country ??= place.country
   }
   get platform(): Platform | null {
     if (this.#platform === undefined) this.#platform = platformOf(this.#input.userAgent)

@@ -2,7 +2,7 @@
  * The dashboard's statistics of a link and its QR code: the numbers are the API's for the same
  * period, every list downloads as the API's CSV, periods that break the rules answer 422 with
  * the messages, another user's link is a 404 everywhere, stored text is escaped, and the QR
- * images decode to the short URL.
+ * images decode to the short URL with qr=1.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, KEY_B, type TestApp } from '../support/app.js'
@@ -256,13 +256,13 @@ describe('QR codes in the dashboard', () => {
     expect(res.body).toContain('&lt;script>alert(&quot;title&quot;)&lt;/script> Spring')
   })
 
-  it('sends the images as attachments that decode to the short URL', async () => {
+  it('sends the images as attachments that decode to the short URL with qr=1', async () => {
     const svg = await alice.get(`/dashboard/links/${link}/qr.svg`)
     expectStatus(svg, 200)
     expect(svg.headers['content-type']).toBe('image/svg+xml; charset=utf-8')
     expect(svg.headers['content-disposition']).toBe('attachment; filename="qr-spring.svg"')
     expect(svg.headers['content-security-policy']).toBe("default-src 'none'")
-    expect(decodeSvg(svg.body)).toBe('http://short.test/spring')
+    expect(decodeSvg(svg.body)).toBe('http://short.test/spring?qr=1')
     const png = await alice.get(`/dashboard/links/${link}/qr.png?size=512`)
     expectStatus(png, 200)
     expect(png.headers['content-type']).toBe('image/png')
@@ -271,7 +271,7 @@ describe('QR codes in the dashboard', () => {
     const large = await alice.get(`/dashboard/links/${link}/qr.png?size=1024`)
     expect(large.headers['content-disposition']).toBe('attachment; filename="qr-spring-1024.png"')
     expect(decodePng(png.rawPayload)).toEqual({
-      text: 'http://short.test/spring',
+      text: 'http://short.test/spring?qr=1',
       width: 512,
       height: 512,
     })

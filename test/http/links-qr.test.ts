@@ -22,7 +22,7 @@ const qr = (query: string, key?: string | null) =>
   t.call('GET', `${API}/links/${link}/qr${query}`, key === undefined ? {} : { key })
 
 describe('GET /api/v1/links/{id}/qr', () => {
-  it('answers an SVG by default, 256 pixels, that decodes to the short URL', async () => {
+  it('answers an SVG by default, 256 pixels, that decodes to the short URL with qr=1', async () => {
     const res = await qr('')
     expectStatus(res, 200)
     expect(res.headers['content-type']).toBe('image/svg+xml; charset=utf-8')
@@ -30,17 +30,17 @@ describe('GET /api/v1/links/{id}/qr', () => {
     expect(res.body).toMatch(
       /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="256" height="256" /,
     )
-    expect(decodeSvg(res.body)).toBe('http://short.test/poster-2026')
+    expect(decodeSvg(res.body)).toBe('http://short.test/poster-2026?qr=1')
   })
 
-  it('answers a PNG of the size asked for that decodes to the short URL', async () => {
+  it('answers a PNG of the size asked for that decodes to the short URL with qr=1', async () => {
     for (const size of [128, 300, 1024]) {
       const res = await qr(`?format=png&size=${size}`)
       expectStatus(res, 200)
       expect(res.headers['content-type']).toBe('image/png')
       expect(res.headers['content-disposition']).toBe('inline; filename="qr-poster-2026.png"')
       expect(decodePng(res.rawPayload)).toEqual({
-        text: 'http://short.test/poster-2026',
+        text: 'http://short.test/poster-2026?qr=1',
         width: size,
         height: size,
       })
@@ -52,7 +52,7 @@ describe('GET /api/v1/links/{id}/qr', () => {
       const res = await qr(`?format=svg&size=${size}`)
       expectStatus(res, 200)
       expect(res.body).toContain(`width="${size}" height="${size}"`)
-      expect(decodeSvg(res.body)).toBe('http://short.test/poster-2026')
+      expect(decodeSvg(res.body)).toBe('http://short.test/poster-2026?qr=1')
     }
   })
 
@@ -82,7 +82,7 @@ describe('GET /api/v1/links/{id}/qr', () => {
     }
     const own = await t.call('GET', `${API}/links/${bobs}/qr?format=png`, { key: KEY_B })
     expectStatus(own, 200)
-    expect(decodePng(own.rawPayload).text).toBe('http://short.test/bobs')
+    expect(decodePng(own.rawPayload).text).toBe('http://short.test/bobs?qr=1')
   })
 
   it('is a 401 without an API key', async () => {

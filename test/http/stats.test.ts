@@ -429,7 +429,7 @@ describe('GET /api/v1/stats/{id}: bad input is a 422 naming every bad parameter'
   it('needs a known name', async () => {
     await expect422('', { name: ['The name field is required.'] })
     await expect422('name=', { name: ['The name field is required.'] })
-    for (const name of ['visitors', 'total', 'city', 'Clicks', 'clicks ', '__proto__'])
+    for (const name of ['visitors', 'total', 'town', 'Clicks', 'clicks ', '__proto__'])
       await expect422(`name=${encodeURIComponent(name)}`, {
         name: ['The selected name is invalid.'],
       })

@@ -419,6 +419,8 @@ describe('retries, failures and the delivery log', () => {
         'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
       acceptLanguage: 'de-DE,de;q=0.9',
       referer: 'https://news.example/x',
+      query: '',
+      destination: 'https://example.com/c',
     }))
     await writer.write({ events, rotations: [] })
     await dispatcher().runUntilIdle()

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/db/connect.js'
 import { namedStatements } from '../../src/db/statement-names.js'
 import { aggregate } from '../../src/clicks/aggregate.js'
+import type { ClickRow } from '../../src/clicks/event.js'
 import { forgetClicksOfDeletedLinks } from '../../src/clicks/orphans.js'
 import { clickStoreFor } from '../../src/clicks/store.js'
 import { SqlDomainStore } from '../../src/domains/store.js'
@@ -680,7 +681,12 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       const gone = await links.create(link('gone'), [])
       await links.delete(gone.id)
       const at = Date.UTC(2026, 4, 1, 13, 30)
-      const row = (link_id: number, visitor: string, country: string | null) => ({
+      const row = (
+        link_id: number,
+        visitor: string,
+        country: string | null,
+        over: Partial<ClickRow> = {},
+      ): ClickRow => ({
         link_id,
         at,
         country,
@@ -690,9 +696,24 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
         language: 'de',
         referrer: null,
         visitor,
+        region: null,
+        city: null,
+        utm_source: null,
+        utm_medium: null,
+        utm_campaign: null,
+        destination: 'https://example.com/a',
+        source: 'link',
+        ...over,
       })
       const rows = [
-        row(a.id, 'v1', 'DE'),
+        row(a.id, 'v1', 'DE', {
+          region: 'Bavaria',
+          city: 'Munich',
+          utm_source: 'news',
+          utm_medium: 'email',
+          utm_campaign: 'spring',
+          source: 'qr',
+        }),
         row(a.id, 'v1', 'DE'),
         row(a.id, 'v2', null),
         row(b.id, 'v3', 'FR'),
@@ -724,7 +745,7 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
         .orderBy('dimension')
         .orderBy('value')
         .execute()
-      // Every dimension per day; countries and referrers per month too.
+      // Every dimension per day; countries, referrers, regions and cities per month too.
       const day = (dimension: string, value: string, clicks: number) => ({
         link_id: a.id,
         dimension,
@@ -738,17 +759,34 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
       })
       expect(stats).toEqual([
         day('browser', 'Chrome', 4),
+        day('city', '', 3),
+        day('city', 'Munich\u001fDE', 1),
+        month('city', '', 3),
+        month('city', 'Munich\u001fDE', 1),
         day('country', '', 1),
         day('country', 'DE', 3),
         month('country', '', 1),
         month('country', 'DE', 3),
+        day('destination', 'https://example.com/a', 4),
         day('device', 'desktop', 4),
         day('hour', '13', 4),
         day('language', 'de', 4),
         day('platform', 'Windows', 4),
         day('referrer', '', 4),
         month('referrer', '', 4),
+        day('region', '', 3),
+        day('region', 'Bavaria\u001fDE', 1),
+        month('region', '', 3),
+        month('region', 'Bavaria\u001fDE', 1),
+        day('source', 'link', 3),
+        day('source', 'qr', 1),
         day('total', '', 4),
+        day('utm_campaign', '', 3),
+        day('utm_campaign', 'spring', 1),
+        day('utm_medium', '', 3),
+        day('utm_medium', 'email', 1),
+        day('utm_source', '', 3),
+        day('utm_source', 'news', 1),
         day('visitors', '', 2),
       ])
       const logged = await db.kysely.selectFrom('clicks').select('link_id').execute()

@@ -20,6 +20,13 @@ export function click(linkId: number, iso: string, over: Partial<ClickRow> = {})
     language: 'de',
     referrer: null,
     visitor: `v-${Math.random().toString(36).slice(2, 10)}`,
+    region: null,
+    city: null,
+    utm_source: null,
+    utm_medium: null,
+    utm_campaign: null,
+    destination: null,
+    source: 'link',
     ...over,
   }
 }

@@ -175,3 +175,33 @@ export function unmigratedPostgresPerTest(label: string): () => Db {
   })
   return () => db
 }
+
+/** An empty, unmigrated database of each engine (PostgreSQL when reachable), for migration tests. */
+export async function migrationEngines(): Promise<
+  { name: string; ok: boolean; open(): Promise<{ db: Db; drop(): Promise<void> }> }[]
+> {
+  const postgres = await postgresCheck()
+  return [
+    {
+      name: 'SQLite',
+      ok: true,
+      async open() {
+        const dir = mkdtempSync(join(tmpdir(), 'slink-migration-'))
+        const db = openDatabase({ kind: 'sqlite', path: join(dir, 'm.db') })
+        return {
+          db,
+          drop: async () => (await db.close(), rmSync(dir, { recursive: true, force: true })),
+        }
+      },
+    },
+    {
+      name: 'PostgreSQL',
+      ok: postgres.ok,
+      async open() {
+        const empty = await emptyPostgres()
+        const db = openDatabase({ kind: 'postgres', url: empty.url })
+        return { db, drop: async () => (await db.close(), await empty.drop()) }
+      },
+    },
+  ]
+}

@@ -177,6 +177,8 @@ async function populate(app: TestApp): Promise<{ carolKey: string; deletedLinkId
       userAgent: agents[i % 2]!,
       acceptLanguage: i % 2 ? 'de-DE,de;q=0.9' : undefined,
       referer: i % 3 ? `https://news.example/${i}` : undefined,
+      query: i % 2 ? 'utm_source=news&qr=1' : '',
+      destination: 'https://example.com/spring',
     })),
   )
   await writer.write({ events, rotations: [[spring.id, 1]] })

@@ -10,6 +10,7 @@ function overview(over: Partial<StatsOverview> = {}): StatsOverview {
     period: { from: '2026-03-12', to: '2026-04-10' },
     clicks: 1234,
     visitors: 1000,
+    scans: 12,
     allTime: 5678,
     days: [
       { day: '2026-03-12', clicks: 0 },

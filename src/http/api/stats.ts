@@ -19,7 +19,7 @@ import {
   type Static,
 } from '../../shared/schema.js'
 import { CSV_CONTENT_TYPE, csvFilename, linkHeader, statsCsv } from '../../stats/csv.js'
-import { StatRecord, StatsQuery } from '../../stats/schema.js'
+import { PLACE_NAMES, StatRecord, StatsQuery } from '../../stats/schema.js'
 import type { StatsService } from '../../stats/service.js'
 
 async function dropEmptyParameters(request: FastifyRequest): Promise<void> {
@@ -87,7 +87,10 @@ export function statsRoute(
           content: {
             'application/json': { schema: PageEnvelope(StatRecord) },
             'text/csv': {
-              schema: Type.String({ description: 'A `value,count` header, then one line a row.' }),
+              schema: Type.String({
+                description:
+                  'A `value,count` header (`value,country,count` for `region` and `city`), then one line a row.',
+              }),
             },
           },
         },
@@ -117,7 +120,7 @@ export function statsRoute(
         .header('content-disposition', `attachment; filename="${filename}"`)
         .header('link', linkHeader(envelope.links))
         .header('x-total-count', String(page.total))
-        .send(statsCsv(page.rows))
+        .send(statsCsv(page.rows, PLACE_NAMES.has(query.name)))
     },
   })
 }

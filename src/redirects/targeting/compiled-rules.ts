@@ -13,8 +13,10 @@ import type { TargetingVisitor } from './decide.js'
 export interface RuleVisitor extends TargetingVisitor {
   /** When the visit came, epoch milliseconds. */
   readonly time: number
-  /** ISO 3166-2 (`US-CA`), or the subdivision part alone beside `country`; null when unknown. */
+  /** The region's name as the GeoIP data gives it (`California`); null when unknown. */
   readonly region: string | null
+  /** The region as ISO 3166-2 (`US-CA`) when the data gives its code; null otherwise. */
+  readonly regionCode: string | null
   readonly device: DeviceType
   readonly browser: string | null
 }
@@ -35,13 +37,13 @@ export const NO_RULES: CompiledRules = []
 
 const PLATFORM_NAMES = new Set<string>(PLATFORMS)
 
-/** The visitor's region as ISO 3166-2, upper case. */
-function regionOf(visitor: RuleVisitor): string | null {
-  const region = visitor.region
-  if (region === null) return null
-  if (region.includes('-')) return region.toUpperCase()
-  const country = visitor.country
-  return country === null ? null : `${country}-${region.toUpperCase()}`
+/** An ISO 3166-2 code as a region condition stores it (`US-CA`); any other value is a name. */
+const REGION_CODE = /^[A-Z]{2}-[A-Z0-9]{1,3}$/
+
+/** Whether the visitor is in the region: by code when the condition gives one, else by name. */
+function inRegion(visitor: RuleVisitor, value: string): boolean {
+  if (REGION_CODE.test(value)) return visitor.regionCode === value
+  return visitor.region !== null && visitor.region.toLowerCase() === value.toLowerCase()
 }
 
 /** A condition's test and its cost rank (lower runs first), or null when it cannot be read. */
@@ -76,7 +78,7 @@ function test(condition: StoredCondition): [RuleTest, number] | null {
     case 'country':
       return [(v) => v.country === value, 3]
     case 'region':
-      return [(v) => regionOf(v) === value, 4]
+      return [(v) => inRegion(v, value), 4]
     case 'browser': {
       const name = value.toLowerCase()
       return [(v) => v.browser?.toLowerCase() === name, 5]
