@@ -104,7 +104,7 @@ const RuleCondition = Type.Object(
         Type.String({
           maxLength: MAX_CONDITION_TEXT,
           description:
-            'country: ISO 3166-1 alpha-2; region: ISO 3166-2 (`US-CA`) or the region's English name (`California`); platform: a targeting ' +
+            'country: ISO 3166-1 alpha-2; region: ISO 3166-2 (`US-CA`) or an English region name (`California`); platform: a targeting ' +
             'platform; device: mobile, tablet or desktop; browser: a name as the `browser` ' +
             'statistics give it; language: ISO 639-1; before, after: an ISO 8601 instant; ' +
             'query: the value the parameter must equal (empty: any value).',
