@@ -1,7 +1,8 @@
 #!/bin/sh
-# Peak resident memory of `slink serve` (its primary and each worker) during one import of a
-# generated CSV of IMPORT_ROWS rows (default 200,000) through POST /api/v1/imports, on a fresh
-# SQLite database. IMPORT_DRY_RUN=1 makes it a dry run. Run after `npm run build`:
+# Peak resident memory of `slink serve` during one import of a generated CSV of IMPORT_ROWS rows
+# (default 200,000) through POST /api/v1/imports, on a fresh SQLite database. On SQLite `serve`
+# is one process (its threads included in its figure); SERVE_ARGS="--workers 2" runs a primary
+# and workers, each reported. IMPORT_DRY_RUN=1 makes it a dry run. Run after `npm run build`:
 #   sh bench/import-api.sh
 set -e
 ROWS=${IMPORT_ROWS:-200000}
@@ -15,9 +16,10 @@ out.write("url,alias,title,created_at,clicks\n"); let s = ""
 for (let i = 1; i <= rows; i++) { s += `https://example.com/page/${i}?ref=bench,a${i.toString(36)},"Page ${i}, imported",2024-01-01T00:00:00Z,${i % 50}\n`; if (i % 10000 === 0) { out.write(s); s = "" } }
 out.end(s)' "$DIR/links.csv" "$ROWS"
 node dist/cli/main.js user create --email bench@example.com --api-key "$KEY" > /dev/null
-node dist/cli/main.js serve > "$DIR/serve.log" 2>&1 &
+node dist/cli/main.js serve ${SERVE_ARGS:-} > "$DIR/serve.log" 2>&1 &
 PID=$!
 until curl -s -o /dev/null "http://127.0.0.1:$PORT/health"; do sleep 1; done
+IDLE=$(grep VmRSS /proc/$PID/status | tr -s "\t " " ")
 ID=$(curl -s -H "authorization: Bearer $KEY" -F source=csv -F "dry_run=${IMPORT_DRY_RUN:-0}" \
   -F "file=@$DIR/links.csv" "http://127.0.0.1:$PORT/api/v1/imports" | sed 's/.*"id":\([0-9]*\).*/\1/')
 while :; do
@@ -26,8 +28,10 @@ while :; do
   sleep 2
 done
 echo "$STATUS" | sed 's/.*"status":"\([a-z]*\)".*"total":\([0-9]*\).*/\1, \2 rows/'
-echo "primary $(grep VmHWM /proc/$PID/status)"
-for child in $(pgrep -P $PID); do echo "worker $(grep VmHWM /proc/$child/status)"; done
+CHILDREN=$(pgrep -P $PID || true)
+if [ -z "$CHILDREN" ]; then NAME="serve (one process)"; else NAME=primary; fi
+echo "$NAME $(grep VmHWM /proc/$PID/status | tr -s '\t ' ' ') (before the upload: $IDLE)"
+for child in $CHILDREN; do echo "worker $(grep VmHWM /proc/$child/status | tr -s '\t ' ' ')"; done
 kill $PID
 wait $PID || true
 rm -rf "$DIR"

@@ -37,24 +37,40 @@ export function relayOverRedis(
   }
 }
 
+/** The changes a worker made in one turn of its event loop, in order. */
 interface IpcMessage {
-  slink: 'change'
-  change: Change
+  slink: 'changes'
+  changes: Change[]
 }
 
 function isIpcMessage(message: unknown): message is IpcMessage {
   return (
-    typeof message === 'object' && message !== null && (message as IpcMessage).slink === 'change'
+    typeof message === 'object' &&
+    message !== null &&
+    (message as IpcMessage).slink === 'changes' &&
+    Array.isArray((message as IpcMessage).changes)
   )
 }
 
-/** In a cluster worker: send local changes to the primary, publish the ones it relays. */
+/**
+ * In a cluster worker: send local changes to the primary, publish the ones it relays. The
+ * changes of one turn go as one message (an import's batch makes a thousand at once).
+ */
 export function relayThroughPrimary(changes: Changes): () => void {
+  let pending: Change[] = []
+  const flush = () => {
+    const message: IpcMessage = { slink: 'changes', changes: pending }
+    pending = []
+    // A worker whose channel has closed is stopping: its changes have no one to reach.
+    if (process.connected) process.send?.(message, undefined, undefined, () => {})
+  }
   const unsubscribe = changes.subscribe((change, remote) => {
-    if (!remote && process.send) process.send({ slink: 'change', change } satisfies IpcMessage)
+    if (remote || !process.send) return
+    if (pending.length === 0) queueMicrotask(flush)
+    pending.push(change)
   })
   const onMessage = (message: unknown) => {
-    if (isIpcMessage(message)) changes.publish(message.change, true)
+    if (isIpcMessage(message)) for (const change of message.changes) changes.publish(change, true)
   }
   process.on('message', onMessage)
   return () => {

@@ -1,18 +1,34 @@
 /**
- * The V8 heap of a serving process. V8 can decide that an allocation site's objects live long
- * (pretenuring) from what survives its first collections, and then allocate them straight in
- * the old generation. At the start of a server under load it decided so for the sites of the
- * request path in about half the starts (probably from the first burst of requests in flight),
- * and the decision stayed: every request's short-lived objects then went to the old
- * generation, which filled in under a second and was collected again and again, and young
- * collections took five times as long. The same build served 36,707–44,021 counted redirects
- * a second after such a start and 57,473–61,201 after another, the garbage collector taking
- * 846–882 ms of each 5 s against 127–133 ms. A server's
- * long-lived objects are few and made at start; without pretenuring every start is the fast one.
+ * The V8 heap of a serving process.
+ *
+ * Pretenuring: V8 can decide that an allocation site's objects live long from what survives
+ * its first collections, and then allocate them straight in the old generation. At the start of
+ * a server under load it decided so for the sites of the request path in about half the starts
+ * (probably from the first burst of requests in flight), and the decision stayed: every
+ * request's short-lived objects then went to the old generation, which filled in under a second
+ * and was collected again and again, and young collections took five times as long. The same
+ * build served 36,707–44,021 counted redirects a second after such a start and 57,473–61,201
+ * after another, the garbage collector taking 846–882 ms of each 5 s against 127–133 ms. A
+ * server's long-lived objects are few and made at start; without pretenuring every start is the
+ * fast one.
+ *
+ * Old-generation growth: after each full collection V8 lets the old generation grow to a
+ * multiple of what survived before collecting again, up to four times on a machine with
+ * gigabytes of memory. Work whose objects outlive a few young collections (an import's batch
+ * of 1,000 rows, its links, records and events, kept across the batch's queries) fills the old
+ * generation with garbage at that pace: with about 40 MB alive, an import through the API let
+ * the old generation reach 150–170 MB before each full collection, and the process 363–366 MB
+ * resident. A growth of one and a half times collects at about 60 MB instead (the process
+ * peaked at 257 MB); a full collection of a server's heap (tens of MB, marked incrementally)
+ * costs a few milliseconds of the request thread. See docs/performance.md.
  */
 import { setFlagsFromString } from 'node:v8'
 
-/** Called once, before the service starts (V8 reads the flag at each collection). */
+/** How far the old generation grows past what survived the last full collection, in percent. */
+export const OLD_GENERATION_GROWTH_PERCENT = 50
+
+/** Called once, before the service starts (V8 reads these flags at each collection). */
 export function tuneHeapForServing(): void {
   setFlagsFromString('--no-allocation-site-pretenuring')
+  setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWTH_PERCENT}`)
 }
