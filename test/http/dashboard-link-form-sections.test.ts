@@ -46,7 +46,7 @@ describe('dashboard link form sections', () => {
       open: false,
       state: 'Off: always the destination URL',
     })
-    expect(section(res.body, 'organise')).toEqual({ open: false, state: 'No space · No pixels' })
+    expect(section(res.body, 'organise')).toEqual({ open: false, state: 'No space · No tags · No pixels' })
     expect(res.body).toContain('Leave it empty for a random one.')
     expect(res.body).not.toContain('Empty: a random one.')
   })
@@ -80,7 +80,7 @@ describe('dashboard link form sections', () => {
     expect(section(res.body, 'statistics').state).toBe('With a password')
     expect(section(res.body, 'expiry').state).toBe('Expires 3 Dec 2099, 18:00 or after 100 clicks')
     expect(section(res.body, 'targeting').state).toBe('Countries: 2 rules')
-    expect(section(res.body, 'organise').state).toBe('Space: Launch · No pixels')
+    expect(section(res.body, 'organise').state).toBe('Space: Launch · No tags · No pixels')
   })
 
   it('opens the section of a refused field, with the message in its words', async () => {

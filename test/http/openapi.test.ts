@@ -37,7 +37,7 @@ describe('OpenAPI document', () => {
     expect(routes).toContain('GET /api/v1/tags/{id}/stats')
     expect(routes).toContain('POST /api/v1/links/{id}/duplicate')
     expect(routes).toContain('PATCH /api/v1/utm-templates/{id}')
-    expect(routes.length).toBe(48)
+    expect(routes.length).toBe(55)
   })
 
   it('documents form, multipart and JSON bodies for every store and update', () => {
