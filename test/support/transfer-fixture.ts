@@ -119,6 +119,18 @@ async function populate(app: TestApp): Promise<{ carolKey: string; deletedLinkId
     rotation: [{ value: 'https://a.example/' }, { value: 'https://b.example/' }],
     pixel_ids: [shop.id, ga.id],
     space_id: space.id,
+    tags: ['Frühling', 'Sale'],
+    rules: [
+      {
+        conditions: [
+          { type: 'country', value: 'AT' },
+          { type: 'query', key: 'ref', value: 'ü' },
+        ],
+        url: 'https://example.at/fruehling',
+      },
+    ],
+    og_title: 'Spring <sale> ü',
+    og_image: 'https://img.example/spring.png',
     expiration_date: '2099-12-31',
     expiration_time: '23:59',
     expiration_clicks: 1000,
