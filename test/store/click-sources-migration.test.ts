@@ -8,8 +8,11 @@
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/db/connect.js'
-import { migrate, migrateTo } from '../../src/db/migrate.js'
+import { migrateTo, migrationNames } from '../../src/db/migrate.js'
 import { migrationEngines } from '../support/databases.js'
+
+/** The migration applied just before `name`: the database as the release before it left it. */
+const justBefore = (name: string) => migrationNames()[migrationNames().indexOf(name) - 1]!
 
 const engines = await migrationEngines()
 
@@ -25,7 +28,7 @@ for (const engine of engines) {
       opened = await engine.open()
       const { db } = opened
       const k = db.kysely
-      await migrateTo(db, '0025-click-stream')
+      await migrateTo(db, justBefore('0028-click-sources'))
       await sql`INSERT INTO users (name, email, timezone, created_at, updated_at) VALUES ('A', 'a@x', 'UTC', 1, 1)`.execute(
         k,
       )
@@ -60,7 +63,7 @@ for (const engine of engines) {
         await sql`INSERT INTO click_stats (link_id, dimension, day, value, clicks)
           VALUES (${link}, ${dimension}, ${day}, ${value}, ${clicks})`.execute(k)
 
-      expect((await migrate(db)).applied).toEqual(['0028-click-sources'])
+      expect((await migrateTo(db, '0028-click-sources')).applied).toEqual(['0028-click-sources'])
 
       const log = await sql<Record<string, unknown>>`SELECT * FROM clicks`.execute(k)
       expect(log.rows).toEqual([

@@ -53,14 +53,20 @@ async function migrateWithLinks(db: Db): Promise<Owner> {
   const before = await searchObjects(db)
   expect(before).toContain('table links_search_suffixes')
   const alice = await owner(db, 'alice@example.com')
-  const store = new SqlLinkStore(db)
+  // Written as the release of 0017 wrote them: its columns only.
+  const insert = async (row: ReturnType<Owner['link']>) =>
+    (await db.kysely.insertInto('links').values(row).returning('id').executeTakeFirstOrThrow()).id
   for (const alias of ['ÄbcDé', 'b5678', 'Spring_Sale']) {
-    await store.create({ ...alice.link(alias), title: `Title of ${alias}` }, [])
+    await insert({ ...alice.link(alias), title: `Title of ${alias}` })
   }
-  const gone = await store.create(alice.link('deleted-1'), [])
-  await store.delete(gone.id)
-  const renamed = await store.create(alice.link('before-1'), [])
-  await store.update(renamed.id, { alias: 'after-1', url: 'https://example.com/moved' }, undefined)
+  const gone = await insert(alice.link('deleted-1'))
+  await db.kysely.deleteFrom('links').where('id', '=', gone).execute()
+  const renamed = await insert(alice.link('before-1'))
+  await db.kysely
+    .updateTable('links')
+    .set({ alias: 'after-1', url: 'https://example.com/moved' })
+    .where('id', '=', renamed)
+    .execute()
   expect((await migrate(db)).applied).toContain('0020-standard-search')
   return alice
 }

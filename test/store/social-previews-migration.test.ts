@@ -10,12 +10,15 @@ import { join } from 'node:path'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../src/db/connect.js'
-import { migrate, migrateTo } from '../../src/db/migrate.js'
+import { migrateTo, migrationNames } from '../../src/db/migrate.js'
 import { emptyPostgres, freshSqlite, postgresCheck } from '../support/databases.js'
 import { dumpOf, importDump } from '../support/dumps.js'
 
+/** The migration applied just before `name`: the database as the release before it left it. */
+const justBefore = (name: string) => migrationNames()[migrationNames().indexOf(name) - 1]!
+
 async function linksBefore(db: Db): Promise<void> {
-  await migrateTo(db, '0025-click-stream')
+  await migrateTo(db, justBefore('0031-social-previews'))
   const now = Date.now()
   await sql`INSERT INTO users (name, email, timezone, created_at, updated_at, role)
     VALUES ('a', 'a@example.com', 'UTC', ${now}, ${now}, 'user')`.execute(db.kysely)
@@ -32,7 +35,7 @@ async function linksBefore(db: Db): Promise<void> {
 
 async function check(db: Db): Promise<void> {
   await linksBefore(db)
-  expect(await migrate(db)).toEqual({ applied: ['0031-social-previews'] })
+  expect(await migrateTo(db, '0031-social-previews')).toEqual({ applied: ['0031-social-previews'] })
   const rows = await db.kysely
     .selectFrom('links')
     .select(['alias', 'title', 'clicks', 'og_title', 'og_description', 'og_image'])
