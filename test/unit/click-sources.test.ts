@@ -112,23 +112,55 @@ describe('regions and cities from GEOIP_DB', () => {
         '5.6.7.0/24': { country: { iso_code: 'FR' } },
       }),
     )
-    expect(placeOf('81.2.69.142')).toEqual({ country: 'GB', region: null, city: null })
+    expect(placeOf('81.2.69.142')).toEqual({
+      country: 'GB',
+      region: null,
+      regionCode: null,
+      city: null,
+    })
     expect(hasCityData()).toBe(false)
     useGeoipDatabases([path])
     expect(hasCityData()).toBe(true)
-    expect(placeOf('81.2.69.142')).toEqual({ country: 'GB', region: 'England', city: 'London' })
+    expect(placeOf('81.2.69.142')).toEqual({
+      country: 'GB',
+      region: 'England',
+      regionCode: 'GB-ENG',
+      city: 'London',
+    })
     expect(placeOf('::ffff:81.2.69.1')).toEqual({
       country: 'GB',
       region: 'England',
+      regionCode: 'GB-ENG',
       city: 'London',
     })
     expect(countryOf('81.2.69.142')).toBe('GB')
-    expect(placeOf('2001:db9::1')).toEqual({ country: 'DE', region: 'Bavaria', city: null })
-    expect(placeOf('5.6.7.8')).toEqual({ country: 'FR', region: null, city: null })
-    expect(placeOf('9.9.9.9')).toEqual({ country: null, region: null, city: null })
-    expect(placeOf('not an address')).toEqual({ country: null, region: null, city: null })
+    expect(placeOf('2001:db9::1')).toEqual({
+      country: 'DE',
+      region: 'Bavaria',
+      regionCode: null,
+      city: null,
+    })
+    expect(placeOf('5.6.7.8')).toEqual({
+      country: 'FR',
+      region: null,
+      regionCode: null,
+      city: null,
+    })
+    expect(placeOf('9.9.9.9')).toEqual({
+      country: null,
+      region: null,
+      regionCode: null,
+      city: null,
+    })
+    expect(placeOf('not an address')).toEqual({
+      country: null,
+      region: null,
+      regionCode: null,
+      city: null,
+    })
     const visitor = visitorContext({ ip: '81.2.69.142', userAgent: '', acceptLanguage: null })
     expect(visitor.region).toBe('England')
+    expect(visitor.regionCode).toBe('GB-ENG')
     expect(visitor.country).toBe('GB')
   })
 
@@ -155,9 +187,24 @@ describe('regions and cities from GEOIP_DB', () => {
       mmdb({ '2001:db8::/32': { city: 'Zürich', country_code: 'CH', state1: 'Zurich' } }),
     )
     useGeoipDatabases([v4, v6])
-    expect(placeOf('81.2.69.142')).toEqual({ country: 'GB', region: 'England', city: 'London' })
-    expect(placeOf('2001:db8::1')).toEqual({ country: 'CH', region: 'Zurich', city: 'Zürich' })
-    expect(placeOf('2001:d01::1')).toEqual({ country: null, region: null, city: null })
+    expect(placeOf('81.2.69.142')).toEqual({
+      country: 'GB',
+      region: 'England',
+      regionCode: null,
+      city: 'London',
+    })
+    expect(placeOf('2001:db8::1')).toEqual({
+      country: 'CH',
+      region: 'Zurich',
+      regionCode: null,
+      city: 'Zürich',
+    })
+    expect(placeOf('2001:d01::1')).toEqual({
+      country: null,
+      region: null,
+      regionCode: null,
+      city: null,
+    })
     useBundledGeoip()
     expect(visitorContext({ ip: '81.2.69.142', userAgent: '', acceptLanguage: null }).region).toBe(
       null,
