@@ -141,6 +141,7 @@ export function statsPageInput(
     allTime: overview.allTime,
     days: overview.days.map((d) => ({ label: d.day, value: d.clicks })),
     hours: overview.hours.map((h) => ({ label: `${h.hour}:00`, value: h.clicks })),
-    tables: statsTables(overview),
+    // Where visits were sent stays the owner's: the public page never names a destination.
+    tables: statsTables(overview).filter((table) => table.id !== 'top-destination'),
   }
 }

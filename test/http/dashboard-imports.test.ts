@@ -192,11 +192,11 @@ describe('dashboard imports', () => {
       .trim()
       .split('\n')
     expect(lines[0]).toBe(
-      'url,alias,title,space,domain,created_at,clicks,password,expiration_date,expiration_time,expiration_clicks,short_url,disabled,id',
+      'url,alias,title,space,domain,created_at,clicks,password,expiration_date,expiration_time,expiration_clicks,short_url,disabled,id,tags',
     )
     expect(lines).toHaveLength(2)
     expect(lines[1]).toMatch(
-      /^https:\/\/example\.com\/a,imp-a,First <b>,,short\.test,[^,]+,4,,,,,http:\/\/short\.test\/imp-a,0,\d+$/,
+      /^https:\/\/example\.com\/a,imp-a,First <b>,,short\.test,[^,]+,4,,,,,http:\/\/short\.test\/imp-a,0,\d+,$/,
     )
 
     const json = await alice.get('/dashboard/links/export?format=json&by=alias&search=imp-')

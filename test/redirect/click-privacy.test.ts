@@ -59,6 +59,14 @@ describe('what a click keeps', () => {
         language: 'de',
         referrer: 'ref.example.net',
         visitor: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
+        // No city database: no region or city; the query's `utm` is not a UTM parameter.
+        region: null,
+        city: null,
+        utm_source: null,
+        utm_medium: null,
+        utm_campaign: null,
+        destination: 'https://example.com/in',
+        source: 'link',
       })
     }
     expect(Math.abs((rows[0] as { at: number }).at - Date.now())).toBeLessThan(60_000)

@@ -109,7 +109,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
         },
         ...(body !== undefined ? { body } : {}),
       })
-      return { ...reply, json: reply.body ? (JSON.parse(reply.body) as unknown) : null }
+      const isJson = String(reply.headers['content-type'] ?? '').startsWith('application/json')
+      return { ...reply, json: reply.body && isJson ? (JSON.parse(reply.body) as unknown) : null }
     },
     async stop() {
       child.kill('SIGTERM')
