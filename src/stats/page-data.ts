@@ -101,7 +101,8 @@ export function statsTables(overview: StatsOverview): StatsTable[] {
         count: r.count,
       })),
       values,
-      geoAttribution: dimension === 'country' || dimension === 'region' || dimension === 'city',
+      // One credit for the location data, under the countries (regions and cities come from the same data).
+      geoAttribution: dimension === 'country',
     }
   })
 }

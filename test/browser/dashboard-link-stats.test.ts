@@ -139,7 +139,7 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
       )
       // The QR code as Chromium draws the SVG, decoded from a screenshot of the image.
       const shot = await page.locator('#qr-image').screenshot()
-      expect(decodePng(shot).text).toBe('http://short.test/mapped')
+      expect(decodePng(shot).text).toBe('http://short.test/mapped?qr=1')
       expect(await page.evaluate('window.__xss === undefined')).toBe(true)
       await expectNoCsp(page, violations)
       expect(await seriousAxe(page)).toEqual([])
