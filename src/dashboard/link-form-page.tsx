@@ -397,7 +397,7 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
           />
         </Section>
       </div>
-      <div class="actions">
+      <div class="actions form-footer">
         <button type="submit" id="save-link">
           {link ? 'Save changes' : 'Create link'}
         </button>
