@@ -89,13 +89,7 @@ function Rule(props: {
           </div>
         ))}
         {conditions.length < MAX_RULE_CONDITIONS
-          ? button(
-              action,
-              `add_condition_${i}`,
-              'Add condition',
-              `Add a condition to rule ${n}`,
-              '',
-            )
+          ? button(action, `add_condition_${i}`, 'Add condition', `Add condition to rule ${n}`, '')
           : null}
         <Input
           name={`rules[${i}][url]`}
@@ -107,8 +101,8 @@ function Rule(props: {
           errors={errors}
         />
         <div class="rule-buttons">
-          {i > 0 ? button(action, `up_${i}`, 'Move up', `Move rule ${n} up`, '') : null}
-          {!props.last ? button(action, `down_${i}`, 'Move down', `Move rule ${n} down`, '') : null}
+          {i > 0 ? button(action, `up_${i}`, 'Move up', `Move up rule ${n}`, '') : null}
+          {!props.last ? button(action, `down_${i}`, 'Move down', `Move down rule ${n}`, '') : null}
           {button(action, `remove_${i}`, 'Remove rule', `Remove rule ${n}`, '')}
         </div>
       </fieldset>
@@ -139,7 +133,7 @@ export function RulesEditor(props: { rules: RuleRow[]; errors: Messages; action:
         ))}
       </ol>
       {rules.length < MAX_RULES ? (
-        button(props.action, 'add', 'Add rule', 'Add a rule', '')
+        button(props.action, 'add', 'Add rule', 'Add rule', '')
       ) : (
         <p class="muted small" id="rules-full">
           A link takes at most {MAX_RULES} rules.
