@@ -5,7 +5,7 @@
  * `:has()`, so they work without JavaScript.
  */
 export const LINK_FORM_STYLES = `
-.form-footer{position:sticky;bottom:0;z-index:1;background:var(--bg);border-top:1px solid var(--line);padding:.6rem 0;margin-top:1rem}
+@media (min-width:48rem){.form-footer{position:sticky;bottom:0;z-index:1;background:var(--bg);border-top:1px solid var(--line);padding:.6rem 0;margin-top:1rem}}
 .link-main>.field:first-of-type label{margin-top:0}
 .link-form .pair{grid-template-columns:repeat(auto-fit,minmax(min(100%,12rem),1fr))}
 .label-like{font-weight:600;margin:.75rem 0 .35rem}
