@@ -66,7 +66,8 @@ function storedValue(type: Exclude<RuleConditionType, 'query'>, raw: string): st
       const found = REGION.exec(upper)
       if (found) return COUNTRIES.has(found[1]!) ? upper : null
       // A region's name, as the GeoIP data gives it (DB-IP's city data has names only).
-      return [...value].length < 3 || /[\u0000-\u001f]/.test(value) ? null : value
+      const controls = [...value].some((c) => c.charCodeAt(0) < 0x20)
+      return [...value].length < 3 || controls ? null : value
     }
     case 'platform':
       return PLATFORM_BY_NAME.get(value.toLowerCase()) ?? null

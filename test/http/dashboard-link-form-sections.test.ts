@@ -46,7 +46,10 @@ describe('dashboard link form sections', () => {
       open: false,
       state: 'Off: always the destination URL',
     })
-    expect(section(res.body, 'organise')).toEqual({ open: false, state: 'No space · No tags · No pixels' })
+    expect(section(res.body, 'organise')).toEqual({
+      open: false,
+      state: 'No space · No tags · No pixels',
+    })
     expect(res.body).toContain('Leave it empty for a random one.')
     expect(res.body).not.toContain('Empty: a random one.')
   })
