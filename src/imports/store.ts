@@ -399,7 +399,9 @@ export class SqlImportStore {
     now: number,
   ): Promise<void> {
     const names = new Map<string, string>()
-    for (const r of creating) for (const name of r.link!.tags) names.set(tagKey(name), name)
+    // The first spelling in the batch is the one a new tag takes.
+    for (const r of creating)
+      for (const name of r.link!.tags) if (!names.has(tagKey(name))) names.set(tagKey(name), name)
     if (names.size === 0) return
     const tagIds = new Map<string, number>()
     const wanted = [...names.values()]

@@ -55,9 +55,9 @@ describe('an import brings its links tags along into the account', () => {
   it("Shlink's CSV export: names joined by |, one tag for each name ignoring case", async () => {
     const csv =
       'createdAt,domain,shortCode,shortUrl,longUrl,title,tags,visits\n' +
-      '2024-03-01T10:00:00+00:00,,spring,https://s.test/spring,https://example.com/spring,Spring,news|Launch,3\n' +
-      '2024-03-02T10:00:00+00:00,,summer,https://s.test/summer,https://example.com/summer,Summer,launch| news |,0\n' +
-      '2024-03-03T10:00:00+00:00,,plain,https://s.test/plain,https://example.com/plain,Plain,,0\n'
+      '2024-03-01T10:00:00+00:00,,spring,http://short.test/spring,https://example.com/spring,Spring,news|Launch,3\n' +
+      '2024-03-02T10:00:00+00:00,,summer,http://short.test/summer,https://example.com/summer,Summer,launch| news |,0\n' +
+      '2024-03-03T10:00:00+00:00,,plain,http://short.test/plain,https://example.com/plain,Plain,,0\n'
     expect(await imported('shlink-csv', csv)).toEqual({
       created: 3,
       links: [
