@@ -139,6 +139,8 @@ export const CONFIG_VARIABLES = [
     'APP_URL_SCHEMES',
     '(common app schemes)',
     'App-link schemes links may use besides http(s) (`none`: none); default mailto,tel,sms,whatsapp,tg,spotify,itms-apps,market,intent,zoommtg,msteams. Never javascript, data, file, vbscript, blob, about, filesystem, view-source.',
+  ],
+  [
     'GEOIP_DB',
     '(none)',
     "A city database in MaxMind format (GeoLite2-City.mmdb), or DB-IP city lite's -ipv4,-ipv6 files: countries, regions, cities. About its file size in memory per process.",
