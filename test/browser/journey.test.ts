@@ -322,5 +322,5 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     expect(gone!.status()).toBe(404)
     expect(await visitor.page.locator('h1').textContent()).toBe('Link not found')
     await shot(visitor.page, '10-not-found')
-  }, 60_000)
+  }, 120_000)
 })

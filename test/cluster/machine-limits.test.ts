@@ -123,7 +123,7 @@ describe('slink serve --workers 2 without Redis: one set of limits per machine',
       },
       ['--workers', '2'],
     )
-    port = Number((await server.waitFor(/listening on port (\d+) with 2 workers/))[1])
+    port = Number((await server.waitFor(/listening on port (\d+) with 2 workers/, 75_000))[1])
     pinned = await pinBoth()
     const created = await Promise.all([
       api(0, 'POST', '/links', 'url=https://example.com/p&alias=guarded&password=right-one'),
@@ -143,7 +143,7 @@ describe('slink serve --workers 2 without Redis: one set of limits per machine',
     server?.kill('SIGTERM')
     await server?.exited
     rmSync(dir, { recursive: true, force: true })
-  })
+  }, 90_000)
 
   it('counts 10 wrong link passwords per visitor and link across both workers, then checks none', async () => {
     const replies: Reply[] = []
