@@ -12,15 +12,9 @@
  * server's long-lived objects are few and made at start; without pretenuring every start is the
  * fast one.
  *
- * Old-generation growth: after each full collection V8 lets the old generation grow to a
- * multiple of what survived before collecting again, up to four times on a machine with
- * gigabytes of memory. Work whose objects outlive a few young collections (an import's batch
- * of 1,000 rows, its links, records and events, kept across the batch's queries) fills the old
- * generation with garbage at that pace: with about 40 MB alive, an import through the API let
- * the old generation reach 150–170 MB before each full collection, and the process 363–366 MB
- * resident. A growth of one and a half times collects at about 60 MB instead (the process
- * peaked at 257 MB); a full collection of a server's heap (tens of MB, marked incrementally)
- * costs a few milliseconds of the request thread. See docs/performance.md.
+ * Old-generation growth: a full collection runs once the old generation has grown by
+ * OLD_GENERATION_GROWTH_PERCENT over what survived the last one, not by V8's default of up to
+ * four times (docs/adr/0006-old-generation-growth.md).
  */
 import { setFlagsFromString } from 'node:v8'
 
