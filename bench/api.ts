@@ -354,12 +354,10 @@ export async function apiBench(
           bareCpu: bareCpu.split(),
           ...(scenario.stored
             ? {
-                stored: storedLine(
-                  scenario.method,
-                  (await countIn(target, scenario.stored)) -
-                    (scenario.method === 'POST' ? before : 0),
-                  acknowledged,
-                ),
+                stored:
+                  scenario.method === 'POST'
+                    ? createdLine((await countIn(target, scenario.stored)) - before, acknowledged)
+                    : await updatedLine(target, scenario),
               }
             : {}),
         })
@@ -377,14 +375,24 @@ export async function apiBench(
 }
 
 /**
- * Creates: the new rows against the 201s wrk counted (a few more rows than answers are requests
- * wrk had sent when a timed run ended and no longer waited for). Updates: the links renamed,
- * every one of the 1,000 the scenario cycles through.
+ * The new rows against the 201s the load generator counted (a few more rows than answers are
+ * requests it had sent when a timed run ended and no longer waited for).
  */
-function storedLine(method: string, stored: number, acknowledged: number): string {
-  return method === 'POST'
-    ? `${stored} links stored for ${acknowledged} creates answered 201 (${stored >= acknowledged ? 'none lost' : `${acknowledged - stored} LOST`})`
-    : `${stored} of the 1,000 links updated carry the new title (${stored === 1000 ? 'all' : 'NOT all'})`
+function createdLine(stored: number, acknowledged: number): string {
+  return `${stored} links stored for ${acknowledged} creates answered 201 (${stored >= acknowledged ? 'none lost' : `${acknowledged - stored} LOST`})`
+}
+
+/**
+ * The links renamed, against the links the load generator sent an update to. Each connection
+ * walks the path list from its start on every run, so the links sent are the list's first ones,
+ * up to the last one renamed: any of those not renamed is a lost write.
+ */
+async function updatedLine(target: BenchTarget, scenario: ApiScenario): Promise<string> {
+  const renamed = await countIn(target, scenario.stored!)
+  const last = await countIn(target, scenario.stored!.replace('count(*)', 'coalesce(max(id), 0)'))
+  const ids = scenario.paths.map((path) => Number(path.slice(path.lastIndexOf('/') + 1)))
+  const sent = ids.filter((id) => id <= last).length
+  return `${renamed} links renamed of the ${sent} the load reached (${renamed === sent ? 'none lost' : `${sent - renamed} LOST`})`
 }
 
 /** Signs in through the real form and times the links page and the overview. */

@@ -128,7 +128,7 @@ export const BROWSER_UA =
 export async function eventually<T>(
   read: () => Promise<T>,
   check: (value: T) => boolean,
-  timeoutMs = 1500,
+  timeoutMs = 10_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs
   let value = await read()
