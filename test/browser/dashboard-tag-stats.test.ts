@@ -131,6 +131,16 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
         path: `test-artifacts/dashboard-overview-tag-${name}.png`,
         fullPage: true,
       })
+
+      // The Tags screen: a Statistics link on each row.
+      await page.goto(`${origin}/dashboard/tags`)
+      expect(
+        await page.locator(`#item-${tagId} a[href="/dashboard/tags/${tagId}/stats"]`).textContent(),
+      ).toBe('Statistics of Spring')
+      await expectNoCsp(page, violations)
+      expect(await seriousAxe(page)).toEqual([])
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
+      await page.screenshot({ path: `test-artifacts/dashboard-tags-${name}.png`, fullPage: true })
     }
   }, 120_000)
 
@@ -153,5 +163,6 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
     expect(await page.locator('#unknown-tag').textContent()).toContain(
       'You have no tag named missing.',
     )
+    await page.screenshot({ path: 'test-artifacts/dashboard-overview-unknown-tag.png' })
   })
 })
