@@ -28,6 +28,7 @@ import { doneNotice } from './link-row-actions.js'
 import { importPages } from './import-routes.js'
 import { linksPage, linksQueryErrorPage } from './links-page.js'
 import { overviewPage } from './overview-page.js'
+import { overviewTags } from './overview-tags.js'
 import { shortenedLink } from './shorten-routes.js'
 import {
   csrfFailedPage,
@@ -52,6 +53,7 @@ import {
   type DashboardServices,
 } from './context.js'
 import { resourceRoutes } from './resource-routes.js'
+import { tagStatsRoutes } from './tag-stats-routes.js'
 import { utmTemplateScreens } from './utm-template-routes.js'
 import { accountRoutes } from './account-routes.js'
 import { adminRoutes } from './admin-routes.js'
@@ -254,11 +256,14 @@ export function createDashboard(options: DashboardOptions) {
 
           dashboard.get('/', { schema: { hide: true } }, async (request, reply) => {
             const me = signedInOf(request)
-            const [data, shortened] = await Promise.all([
-              services.overview.overview(me.user.id),
+            const [tags, shortened] = await Promise.all([
+              overviewTags(services, me.user.id, (request.query as Form).tag),
               shortenedLink(services, me.user.id, request.query),
             ])
-            return send(reply, 200, overviewPage(viewerOf(me), data, shortened))
+            if (tags.asked !== null && 'unknown' in tags.asked)
+              return send(reply, 404, overviewPage(viewerOf(me), null, shortened, tags))
+            const data = await services.overview.overview(me.user.id, tags.asked ?? undefined)
+            return send(reply, 200, overviewPage(viewerOf(me), data, shortened, tags))
           })
 
           const listAliases = acceptAliases('query', {
@@ -333,6 +338,7 @@ export function createDashboard(options: DashboardOptions) {
 
           const context: DashboardContext = { config, services, signedInOf, viewerOf }
           resourceRoutes(dashboard, context)
+          tagStatsRoutes(dashboard, context)
           utmTemplateScreens(dashboard, context)
           accountRoutes(dashboard, context, options.limits.passwordChanges)
           adminRoutes(dashboard, context)
