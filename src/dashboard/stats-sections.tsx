@@ -12,6 +12,7 @@ import { barChart } from '../pages/svg-chart.js'
 import { worldMap } from '../pages/world-map.js'
 import type { StatsOverview } from '../stats/overview.js'
 import type { Period } from '../stats/period.js'
+import { geoipCredit, type GeoipCredit } from '../visitors/geoip.js'
 import { Trusted } from './shell.js'
 
 const numbers = new Intl.NumberFormat('en-US')
@@ -48,11 +49,18 @@ function CsvLink(props: { href: string; what: string }) {
   )
 }
 
-function GeoCredit() {
+function GeoCredit(props: { credit: GeoipCredit | null }) {
+  const { credit } = props
+  if (credit === null) return null
   return (
     <p class="muted small geo-credit">
-      IP Geolocation by <a href="https://db-ip.com">DB-IP</a> (
-      <a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>)
+      {credit.lead} <a href={credit.link.url}>{credit.link.text}</a>
+      {credit.licence ? (
+        <>
+          {' ('}
+          <a href={credit.licence.url}>{credit.licence.text}</a>)
+        </>
+      ) : null}
     </p>
   )
 }
@@ -133,7 +141,7 @@ function TopTable(props: { table: StatsTable; clicks: number; csv: string }) {
       {more > 0 ? (
         <p class="muted small">and {numbers.format(more)} more (all of them in the CSV)</p>
       ) : null}
-      {table.geoAttribution ? <GeoCredit /> : null}
+      <GeoCredit credit={table.geoAttribution} />
     </section>
   )
 }
@@ -259,7 +267,7 @@ function Figures(props: {
           </svg>
           <span>more clicks (a logarithmic scale). Small countries are in the table below.</span>
         </p>
-        <GeoCredit />
+        <GeoCredit credit={geoipCredit()} />
       </section>
       <div class="columns">
         {tables.map((table, i) => (
