@@ -141,6 +141,30 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
     await expectNoCsp(page, violations)
   }, 120_000)
 
+  it('keeps a name too long typed, and shows the server’s message next to the chips', async () => {
+    const { page, violations } = await view(`/dashboard/links/${saved}`, 1280, false)
+    await page.click('#section-organise summary')
+    const entry = page.getByRole('combobox', { name: 'Tags' })
+    const long = 'x'.repeat(51)
+    await entry.fill(long)
+    await entry.press('Enter')
+    expect(await page.locator('#tags-status').textContent()).toBe(
+      'A tag name has at most 50 characters.',
+    )
+    expect(await entry.inputValue()).toBe(long)
+    expect(await chipNames(page)).toEqual(['alpha', 'last one', 'Spring Sale', 'Summer'])
+    // Sent as typed: the server checks it, answers 422 and the form comes back with the chips.
+    await Promise.all([page.waitForLoadState('load'), page.click('#save-link')])
+    await expect
+      .poll(() => page.locator('#tags-error').textContent())
+      .toBe('The tags.4 field must not be greater than 50 characters.')
+    expect(await page.locator('#section-organise').getAttribute('open')).toBe('')
+    expect(await chipNames(page)).toEqual(['alpha', 'last one', 'Spring Sale', 'Summer', long])
+    expect(await entry.getAttribute('aria-invalid')).toBe('true')
+    expect(await entry.getAttribute('aria-describedby')).toBe('tags-hint tags-error tags-status')
+    await expectNoCsp(page, violations)
+  }, 60_000)
+
   it('without JavaScript, the plain field names the tags, separated by commas', async () => {
     const { page } = await openPage(browser, {
       cookies,
