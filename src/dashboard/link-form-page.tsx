@@ -329,7 +329,8 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
           state={state.organise}
           open={failed('organise')}
         >
-          <div class="tag-field" data-tag-suggestions="tag-names">
+          {/* The script keeps the count of tags, next to last in the summary, as chips change. */}
+          <div class="tag-field" data-tag-suggestions="tag-names" data-tag-count="state-organise">
             <Input
               name="tags"
               label="Tags"

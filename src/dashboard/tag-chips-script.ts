@@ -3,8 +3,9 @@
  * which is what the form sends and all there is without JavaScript) is hidden behind chips, one
  * per name with a remove button, and an input that makes a chip on Enter or a comma, takes the
  * last one back on Backspace, and suggests the user's tags as a combobox (ARIA 1.2: arrows,
- * Enter to pick, Escape to close). Every change is written back into the plain field, so the
- * server sees the same `tags` value either way; what is still typed goes with the form too.
+ * Enter to pick, Escape to close). Every change is written back into the plain field (and the
+ * count into the section's summary), so the server sees the same `tags` value either way; what
+ * is still typed goes with the form too.
  */
 import { MAX_TAG_NAME, MAX_TAGS_PER_LINK } from '../tags/names.js'
 
@@ -80,7 +81,16 @@ export const TAG_CHIPS_SCRIPT = `
       status.className = problem ? 'field-error chip-status' : 'visually-hidden';
     }
     function has(name) { return names.some(function (n) { return key(n) === key(name); }); }
-    function write() { field.value = names.join(', '); }
+    var summary = document.getElementById(wrap.getAttribute('data-tag-count') || '');
+    function write() {
+      field.value = names.join(', ');
+      if (!summary) return;
+      // "No space · 2 tags · No pixels": the count is the part before the last.
+      var parts = summary.textContent.split(' \u00b7 ');
+      if (parts.length < 2) return;
+      parts[parts.length - 2] = names.length === 0 ? 'No tags' : names.length === 1 ? '1 tag' : names.length + ' tags';
+      summary.textContent = parts.join(' \u00b7 ');
+    }
     function render() {
       chips.textContent = '';
       names.forEach(function (name) {

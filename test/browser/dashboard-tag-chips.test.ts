@@ -120,6 +120,9 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
     // A known name takes the stored spelling.
     expect(await chipNames(page)).toEqual(['alpha', 'Summer', 'Spring Sale'])
     expect(await page.locator('#tags').inputValue()).toBe('alpha, Summer, Spring Sale')
+    expect(await page.locator('#state-organise').textContent()).toBe(
+      'No space · 3 tags · No pixels',
+    )
     expect(await seriousAxe(page)).toEqual([])
 
     // What is still typed when the form is sent goes too.
