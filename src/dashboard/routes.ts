@@ -24,6 +24,7 @@ import { assetRoutes } from './assets.js'
 import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
 import { linkStatsRoutes } from './link-stats-routes.js'
 import { linkRoutes } from './link-routes.js'
+import { tagNamesOf } from './link-route-helpers.js'
 import { doneNotice } from './link-row-actions.js'
 import { importPages } from './import-routes.js'
 import { linksPage, linksQueryErrorPage } from './links-page.js'
@@ -286,7 +287,7 @@ export function createDashboard(options: DashboardOptions) {
               }
               const query = request.query as LinkListQuery
               const paging = pageRequest(query)
-              const [found, spaces, shortened] = await Promise.all([
+              const [found, spaces, tags, shortened] = await Promise.all([
                 // The dashboard's one search box looks in alias, URL and title.
                 services.overview.linkPage(
                   me.user.id,
@@ -294,6 +295,7 @@ export function createDashboard(options: DashboardOptions) {
                   paging,
                 ),
                 services.overview.spaces(me.user.id),
+                tagNamesOf(services, me.user.id),
                 shortenedLink(services, me.user.id, query),
               ])
               const search = new URLSearchParams()
@@ -314,6 +316,7 @@ export function createDashboard(options: DashboardOptions) {
                   page: paging.page,
                   perPage: paging.perPage,
                   spaces,
+                  tags,
                   now: services.stats.now(),
                   notice: doneNotice((query as Form).done),
                   shortened,
