@@ -651,30 +651,22 @@ export class SqlLinkStore implements LinkStore {
       .execute()
   }
 
-  /** One link's tag names (a show, a redirect's preview): prepared, unlike a page's list. */
-  private readonly tagNamesOfOne = prepared(
+  /** The tag names of the links of an id list (one parameter, so the query is prepared once). */
+  private readonly tagNamesOfIds = prepared(
     () => this.db,
     1,
-    (linkId: number) =>
+    (ids: IdList) =>
       this.db.kysely
         .selectFrom('link_tags')
         .innerJoin('tags', 'tags.id', 'link_tags.tag_id')
         .select(['link_tags.link_id', 'tags.name'])
-        .where('link_tags.link_id', '=', linkId),
+        .where(inIdList('link_tags.link_id', ids, this.db.dialect)),
   )
 
   async tagNamesOf(linkIds: number[]): Promise<Map<number, string[]>> {
     const map = new Map<number, string[]>()
     if (linkIds.length === 0) return map
-    const rows =
-      linkIds.length === 1
-        ? await this.tagNamesOfOne(linkIds[0]!)
-        : await this.db.kysely
-            .selectFrom('link_tags')
-            .innerJoin('tags', 'tags.id', 'link_tags.tag_id')
-            .select(['link_tags.link_id', 'tags.name'])
-            .where(inIdList('link_tags.link_id', idList(linkIds, this.db.dialect), this.db.dialect))
-            .execute()
+    const rows = await this.tagNamesOfIds(idList(linkIds, this.db.dialect))
     for (const row of rows) {
       const list = map.get(row.link_id) ?? []
       list.push(row.name)
