@@ -48,6 +48,15 @@ export function TextField(props: {
   )
 }
 
+/** The notice a page shows after a change (its redirect's `?notice=`), announced as a status. */
+export function Notice(props: { text: string | null | undefined }) {
+  return props.text ? (
+    <p class="notice" role="status" id="notice">
+      {props.text}
+    </p>
+  ) : null
+}
+
 /** One centred card with a heading, for pages outside the signed-in layout. */
 export function Card(props: { title: string; children: ComponentChildren }) {
   return (

@@ -8,7 +8,7 @@
 import type { ComponentChildren } from 'preact'
 import type { RenderedPage } from '../pages/layout.js'
 import type { FieldMessages } from '../shared/errors.js'
-import { CsrfField, FilterSelect, OrderAndRows, RefusedFilters } from './components.js'
+import { CsrfField, FilterSelect, Notice, OrderAndRows, RefusedFilters } from './components.js'
 import { inPeoplesWords, labelled } from './messages.js'
 import { dashboardPage, sectionHome, type Section, type Viewer } from './shell.js'
 
@@ -98,14 +98,6 @@ function FieldError(props: { id: string; messages: string[] }) {
       {props.messages.join(' ')}
     </p>
   )
-}
-
-function Notice(props: { text: string | null }) {
-  return props.text ? (
-    <p class="notice" role="status" id="notice">
-      {props.text}
-    </p>
-  ) : null
 }
 
 function pageHref(base: string, query: ListInput<unknown>['query'], page: number): string {
