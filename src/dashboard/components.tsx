@@ -57,6 +57,41 @@ export function Notice(props: { text: string | null | undefined }) {
   ) : null
 }
 
+const numbers = new Intl.NumberFormat('en-US')
+
+/**
+ * The links to the previous and next page of a list around "Page n of m" (`capped`: the last
+ * page is not known, "Page n"); none when there is one page only.
+ */
+export function Pager(props: {
+  page: number
+  lastPage: number
+  capped?: boolean
+  href: (page: number) => string
+}) {
+  const { page, lastPage } = props
+  if (lastPage <= 1) return null
+  return (
+    <nav class="pager" aria-label="Pages">
+      {page > 1 ? (
+        <a rel="prev" href={props.href(page - 1)}>
+          Previous
+        </a>
+      ) : null}
+      <span>
+        {props.capped
+          ? `Page ${numbers.format(page)}`
+          : `Page ${numbers.format(page)} of ${numbers.format(lastPage)}`}
+      </span>
+      {page < lastPage ? (
+        <a rel="next" href={props.href(page + 1)}>
+          Next
+        </a>
+      ) : null}
+    </nav>
+  )
+}
+
 /** One centred card with a heading, for pages outside the signed-in layout. */
 export function Card(props: { title: string; children: ComponentChildren }) {
   return (

@@ -8,7 +8,14 @@
 import type { ComponentChildren } from 'preact'
 import type { RenderedPage } from '../pages/layout.js'
 import type { FieldMessages } from '../shared/errors.js'
-import { CsrfField, FilterSelect, Notice, OrderAndRows, RefusedFilters } from './components.js'
+import {
+  CsrfField,
+  FilterSelect,
+  Notice,
+  OrderAndRows,
+  Pager,
+  RefusedFilters,
+} from './components.js'
 import { inPeoplesWords, labelled } from './messages.js'
 import { dashboardPage, sectionHome, type Section, type Viewer } from './shell.js'
 
@@ -205,23 +212,11 @@ export function resourceListPage<Row extends { id: number }>(
             </table>
           </div>
         ) : null}
-        {lastPage > 1 ? (
-          <nav class="pager" aria-label="Pages">
-            {input.page > 1 ? (
-              <a rel="prev" href={pageHref(view.base, query, input.page - 1)}>
-                Previous
-              </a>
-            ) : null}
-            <span>
-              Page {numbers.format(input.page)} of {numbers.format(lastPage)}
-            </span>
-            {input.page < lastPage ? (
-              <a rel="next" href={pageHref(view.base, query, input.page + 1)}>
-                Next
-              </a>
-            ) : null}
-          </nav>
-        ) : null}
+        <Pager
+          page={input.page}
+          lastPage={lastPage}
+          href={(page) => pageHref(view.base, query, page)}
+        />
       </>
     ),
   })
