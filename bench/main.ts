@@ -178,8 +178,8 @@ with the load generator, which the bare server does not have to.`)
     }
   }
   if (wanted('create-modes')) {
-    // Creates served by one worker and by the default run mode (one worker per core), each on
-    // a fresh copy of the same 1,000,000-link database.
+    // Creates served by one worker (the default run mode on SQLite) and by one worker per core,
+    // each on a fresh copy of the same 1,000,000-link database.
     const count = Number(process.env.BENCH_API_LINKS ?? 1_000_000)
     const create = apiScenarios(count).filter((s) => s.method === 'POST')
     for (const workers of [1, cpus().length]) {

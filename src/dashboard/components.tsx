@@ -165,3 +165,14 @@ export function RefusedFilters(props: { messages: FieldMessages; back: string; b
     </section>
   )
 }
+
+/** The user's tag names as a `<datalist>`: the browser's own suggestions for a tag field. */
+export function TagNames(props: { id: string; names: string[] }) {
+  return (
+    <datalist id={props.id}>
+      {props.names.map((name) => (
+        <option key={name} value={name} />
+      ))}
+    </datalist>
+  )
+}

@@ -4,10 +4,13 @@
  * an extra: copy buttons for short URLs, the "select all" box of the links list, the theme
  * button (light, dark or the system's, remembered in localStorage and set before the page is
  * drawn), the keyboard shortcuts ("/" search, "n" new link, "?" the list) and the live share
- * of the destination URL under weighted rotation rows exist only when it runs; without it the pages work as plain forms and links, in the system's theme.
+ * of the destination URL under weighted rotation rows exist only when it runs, like the UTM
+ * fields' sync (utm-script.ts) and the tags field's chips (tag-chips-script.ts); without it the
+ * pages work as plain forms and links, in the system's theme.
  */
 import { createHash } from 'node:crypto'
 import { SOCIAL_CARD_SCRIPT } from './social-card-script.js'
+import { TAG_CHIPS_SCRIPT } from './tag-chips-script.js'
 import { UTM_SCRIPT } from './utm-script.js'
 
 export const DASHBOARD_SCRIPT = `'use strict';
@@ -139,7 +142,8 @@ export const DASHBOARD_SCRIPT = `'use strict';
   document.addEventListener('htmx:afterSwap', function (event) { enhance(event.target); });
 ${SOCIAL_CARD_SCRIPT}
 })();
-${UTM_SCRIPT}`
+${UTM_SCRIPT}
+${TAG_CHIPS_SCRIPT}`
 
 export const DASHBOARD_SCRIPT_PATH = `/assets/dashboard-${createHash('sha256')
   .update(DASHBOARD_SCRIPT)

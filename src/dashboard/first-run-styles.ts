@@ -1,6 +1,7 @@
 /**
- * Styles of the quick shorten box, the first-run Overview and the Shorten page, in the colours
- * of the pages' stylesheet (so dark mode and phone widths follow from it).
+ * Styles of the quick shorten box, the first-run Overview, the Overview's tag choice and the
+ * Shorten page, in the colours of the pages' stylesheet (so dark mode and phone widths follow
+ * from it).
  */
 export const FIRST_RUN_STYLES = `
 .shorten h2{margin:0 0 .25rem}
@@ -18,4 +19,5 @@ export const FIRST_RUN_STYLES = `
 .shorten-actions{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center}
 .lead{font-size:1.05rem;margin:0 0 1rem}
 .next-steps{padding-left:1.2rem}.next-steps li{margin:.5rem 0}
+.overview-tag{margin:0 0 .75rem}
 `.trim()

@@ -17,13 +17,26 @@ import {
   type Raw,
 } from './link-route-helpers.js'
 import { items } from './link-form.js'
+import { inPeoplesWords, labelled } from './messages.js'
 import type { Done } from './link-row-actions.js'
 
 /** At most this many links in one bulk action (the largest page of the list). */
 const MAX_BULK = 100
 
-const BULK_ACTIONS = ['delete', 'disable', 'enable', 'move'] as const
+const BULK_ACTIONS = ['delete', 'disable', 'enable', 'move', 'add_tag', 'remove_tag'] as const
 type BulkAction = (typeof BULK_ACTIONS)[number]
+
+const DONE: Record<BulkAction, Done> = {
+  delete: 'deleted',
+  disable: 'disabled',
+  enable: 'enabled',
+  move: 'moved',
+  add_tag: 'tagged',
+  remove_tag: 'untagged',
+}
+
+/** The bulk form's own field names in its messages (the service names the tag `tag`). */
+const bulkNaming = labelled({ tag: 'Tag' })
 
 /** Where to go back to after a row or bulk action: the list with its filters, nothing else. */
 function backTo(raw: Raw): string {
@@ -79,7 +92,7 @@ export function linkActionRoutes(app: FastifyInstance, options: LinkRouteOptions
   })
 
   /**
-   * `ids[]` and `action` (+ `space_id` to move). Ids that are not the user's links are ignored,
+   * `ids[]` and `action` (+ `space_id` to move, `tag` to add or remove a tag). Ids that are not the user's links are ignored,
    * as a link deleted meanwhile would be; the rest change in one transaction, each raising its
    * own event. A delete asks first: it answers a confirmation page unless `confirm=1` is sent.
    */
@@ -106,23 +119,27 @@ export function linkActionRoutes(app: FastifyInstance, options: LinkRouteOptions
     }
     let changed: LinkRow[]
     try {
-      changed = await bulk(user.id, action, ids, raw.space_id)
+      changed = await bulk(user.id, action, ids, raw)
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error
-      return problem(Object.values(error.fields).flat().join(' '))
+      return problem(Object.values(inPeoplesWords(error.fields, bulkNaming)).flat().join(' '))
     }
-    const done: Done = action === 'move' ? 'moved' : `${action}d`
-    return seeOther(reply, backWith(raw, done, changed.length))
+    return seeOther(reply, backWith(raw, DONE[action], changed.length))
   })
 
   async function bulk(
     userId: number,
     action: BulkAction,
     ids: number[],
-    space: unknown,
+    raw: Raw,
   ): Promise<LinkRow[]> {
     if (action === 'delete') return links.deleteMany(userId, ids)
+    if (action === 'add_tag' || action === 'remove_tag') {
+      const name = typeof raw.tag === 'string' ? raw.tag : ''
+      return links.tagMany(userId, ids, action === 'add_tag' ? { add: name } : { remove: name })
+    }
     if (action === 'move') {
+      const space = raw.space_id
       // An empty space takes the links out of their spaces; a space that is not the user's is
       // refused by the service with the API's message.
       const text = typeof space === 'string' ? space : ''

@@ -10,7 +10,7 @@ import { renderToString } from 'preact-render-to-string'
 import type { LinkRecord } from '../links/schema.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { safeHref } from '../pages/safe-values.js'
-import { CsrfField } from './components.js'
+import { CsrfField, TagNames } from './components.js'
 import { Checkbox, Input, Select } from './form-fields.js'
 import type { LinkFormValues } from './link-form.js'
 import { PRIVACY_STATES, summaries, TARGET_STATES } from './link-form-summaries.js'
@@ -329,7 +329,8 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
           state={state.organise}
           open={failed('organise')}
         >
-          <div class="tag-field" data-tag-suggestions="tag-names">
+          {/* The script keeps the count of tags, next to last in the summary, as chips change. */}
+          <div class="tag-field" data-tag-suggestions="tag-names" data-tag-count="state-organise">
             <Input
               name="tags"
               label="Tags"
@@ -341,11 +342,7 @@ function LinkForm(props: LinkFormInput & { viewer: Viewer; focus: FocusHint }) {
               autocomplete="off"
               list="tag-names"
             />
-            <datalist id="tag-names">
-              {choices.tags.map((name) => (
-                <option key={name} value={name} />
-              ))}
-            </datalist>
+            <TagNames id="tag-names" names={choices.tags} />
           </div>
           <Select
             name="space_id"

@@ -27,6 +27,7 @@ export function LinkToolbar(props: {
   query: LinkListQuery
   perPage: number
   spaces: { id: number; name: string }[]
+  tags: string[]
   csrf: string
   back: string
   /** Rows on the page: without any, there is nothing to select. */
@@ -121,7 +122,7 @@ export function LinkToolbar(props: {
         <details class="toolbar-menu" id="bulk-menu">
           <summary>With selected</summary>
           <div class="toolbar-panel">
-            <BulkBar csrf={props.csrf} back={props.back} spaces={props.spaces} />
+            <BulkBar csrf={props.csrf} back={props.back} spaces={props.spaces} tags={props.tags} />
           </div>
         </details>
       ) : null}

@@ -81,3 +81,13 @@ export function longListMessages(schema: TSchema, input: Raw): FieldMessages {
   const body = normalise(input) as Raw
   return collectIssues(longListTaker(schema as ObjectSchema)(body)).messages
 }
+
+/** The user's tag names, most used first (at most 100): the suggestions of the tag fields. */
+export async function tagNamesOf(services: DashboardServices, userId: number): Promise<string[]> {
+  const found = await services.tags.list(
+    userId,
+    { sortBy: 'links' },
+    { page: 1, perPage: 100, sort: 'desc' },
+  )
+  return found.rows.map((t) => t.name)
+}

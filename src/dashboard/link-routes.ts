@@ -48,6 +48,7 @@ import {
   longListMessages,
   send,
   seeOther,
+  tagNamesOf,
   validateAsApi,
   type LinkRouteOptions,
   type Raw,
@@ -70,13 +71,13 @@ export function linkRoutes(app: FastifyInstance, options: LinkRouteOptions): voi
       services.domains.list(userId, { sortBy: 'name' }, all),
       services.spaces.list(userId, { sortBy: 'name' }, all),
       services.pixels.list(userId, { sortBy: 'name' }, all),
-      services.tags.list(userId, { sortBy: 'links' }, { ...all, sort: 'desc' }),
+      tagNamesOf(services, userId),
     ])
     return {
       domains: domains.rows.map((d) => ({ id: d.id, name: d.name })),
       spaces: spaces.rows.map((s) => ({ id: s.id, name: s.name })),
       pixels: pixels.rows.map((p) => ({ id: p.id, name: p.name, type: p.type })),
-      tags: tags.rows.map((t) => t.name),
+      tags,
     }
   }
 

@@ -5,7 +5,8 @@
  * link-list-row.tsx.
  */
 import type { LinkRecord } from '../links/schema.js'
-import { CsrfField } from './components.js'
+import { MAX_TAG_NAME } from '../tags/names.js'
+import { CsrfField, TagNames } from './components.js'
 
 export function SelectLink(props: { link: LinkRecord }) {
   return (
@@ -28,6 +29,8 @@ export function BulkBar(props: {
   csrf: string
   back: string
   spaces: { id: number; name: string }[]
+  /** The user's tag names, suggested in the tag field. */
+  tags: string[]
 }) {
   return (
     <form id="bulk" class="panel bulk" method="post" action="/dashboard/links/bulk">
@@ -39,6 +42,8 @@ export function BulkBar(props: {
           <option value="disable">Disable</option>
           <option value="enable">Enable</option>
           <option value="move">Move to the space</option>
+          <option value="add_tag">Add the tag</option>
+          <option value="remove_tag">Remove the tag</option>
           <option value="delete">Delete…</option>
         </select>
       </div>
@@ -54,6 +59,18 @@ export function BulkBar(props: {
         </select>
       </div>
       <div class="filter">
+        <label for="bulk-tag">Tag (to add or remove)</label>
+        <input
+          id="bulk-tag"
+          type="text"
+          name="tag"
+          list="bulk-tag-names"
+          autocomplete="off"
+          maxLength={MAX_TAG_NAME}
+        />
+        <TagNames id="bulk-tag-names" names={props.tags} />
+      </div>
+      <div class="filter">
         <button type="submit" id="bulk-apply">
           Apply
         </button>
@@ -62,7 +79,7 @@ export function BulkBar(props: {
   )
 }
 
-export type Done = 'disabled' | 'enabled' | 'moved' | 'deleted' | 'none'
+export type Done = 'disabled' | 'enabled' | 'moved' | 'deleted' | 'tagged' | 'untagged' | 'none'
 
 /**
  * What the list says after a row or bulk action (`done=disabled-3` in its address): a sentence
@@ -70,11 +87,23 @@ export type Done = 'disabled' | 'enabled' | 'moved' | 'deleted' | 'none'
  */
 export function doneNotice(done: unknown): string | null {
   const found =
-    typeof done === 'string' ? /^(disabled|enabled|moved|deleted|none)-(\d{1,3})$/.exec(done) : null
+    typeof done === 'string'
+      ? /^(disabled|enabled|moved|deleted|tagged|untagged|none)-(\d{1,3})$/.exec(done)
+      : null
   if (!found) return null
   if (found[1] === 'none')
     return 'No link was selected, so nothing changed. Tick the links first, then choose what to do with them.'
   const count = Number(found[2])
-  const what = count === 1 ? '1 link was' : `${count} links were`
-  return found[1] === 'moved' ? `${what} moved.` : `${what} ${found[1]}.`
+  const links = count === 1 ? '1 link' : `${count} links`
+  if (found[1] === 'tagged') {
+    return count === 0
+      ? 'The selected links had that tag already, so nothing changed.'
+      : `The tag was added to ${links}.`
+  }
+  if (found[1] === 'untagged') {
+    return count === 0
+      ? 'None of the selected links had that tag, so nothing changed.'
+      : `The tag was removed from ${links}.`
+  }
+  return `${count === 1 ? '1 link was' : `${count} links were`} ${found[1]}.`
 }

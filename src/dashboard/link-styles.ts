@@ -37,6 +37,7 @@ export const LINK_STYLES = `
 .row-actions button{padding:0;border:0;font-weight:400;text-decoration:underline}
 .bulk{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
 .bulk .filter select{min-width:9rem}
+.bulk .filter input{width:14rem;max-width:100%;padding:.45rem .6rem}
 #links th{white-space:nowrap}
 .select{width:2rem}
 .select input{width:1.1rem;height:1.1rem;margin:0}

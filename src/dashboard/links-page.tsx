@@ -27,6 +27,8 @@ export interface LinksPageInput {
   page: number
   perPage: number
   spaces: { id: number; name: string }[]
+  /** The user's tag names, suggested in the bulk actions' tag field. */
+  tags: string[]
   now: number
   /** What a row or bulk action just did, if anything. */
   notice?: string | null
@@ -80,6 +82,7 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
           query={query}
           perPage={input.perPage}
           spaces={input.spaces}
+          tags={input.tags}
           csrf={viewer.csrf}
           back={back}
           rows={input.records.length}

@@ -55,6 +55,7 @@ const RULES: Rule[] = [
     / field must not be greater than (\d+) characters\.$/,
     (n, m) => `${n} is too long: at most ${m[1]!} characters.`,
   ],
+  [/ field must be at least 1 characters\.$/, (n) => `Fill in ${n}.`],
   [
     / field must be at least (\d+) characters\.$/,
     (n, m) => `${n} is too short: at least ${m[1]!} characters.`,

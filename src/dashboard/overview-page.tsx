@@ -1,6 +1,8 @@
 /**
  * The Overview: the shorten box, then totals, clicks of the last 30 days as a chart, top links
- * and latest links; on an account without links, the box and the next steps instead.
+ * and latest links; on an account without links, the box and the next steps instead. A choice
+ * of the user's tags (a GET form, `?tag=NAME`) narrows all of it to the links carrying one; a
+ * name none of the user's tags has is said so, with no numbers.
  */
 import { Fragment } from 'preact'
 import type { LinkRecord } from '../links/schema.js'
@@ -8,8 +10,18 @@ import type { RenderedPage } from '../pages/layout.js'
 import { safeHref } from '../pages/safe-values.js'
 import { barChart } from '../pages/svg-chart.js'
 import type { AccountOverview } from '../stats/account-overview.js'
+import { FilterSelect } from './components.js'
 import { dashboardPage, Trusted, type Viewer } from './shell.js'
 import { ShortenBox } from './shorten-box.js'
+import { taggedLinksHref } from './tag-stats-page.js'
+
+/** The tag choice of the Overview. */
+export interface OverviewTags {
+  /** The user's tag names, in order (none: no choice is shown unless one was asked for). */
+  names: string[]
+  /** The tag asked for: one of the user's (its stored name), a name none has, or none. */
+  asked: { id: number; name: string } | { unknown: string } | null
+}
 
 const numbers = new Intl.NumberFormat('en-US')
 
@@ -93,13 +105,58 @@ function NextSteps() {
   )
 }
 
+/** The GET form choosing the links the Overview counts: all, or those carrying one tag. */
+function TagChoice(props: { tags: OverviewTags }) {
+  const { names, asked } = props.tags
+  const current = asked === null ? '' : 'unknown' in asked ? asked.unknown : asked.name
+  const options = [
+    ['', 'All links'] as const,
+    ...names.map((name) => [name, `Tagged ${name}`] as const),
+    // A tag past the first names, or a name no tag has: shown as asked, so the form says it.
+    ...(current !== '' && !names.includes(current)
+      ? [[current, `Tagged ${current}`] as const]
+      : []),
+  ]
+  return (
+    <form method="get" action="/dashboard" class="filters overview-tag" aria-label="Links counted">
+      <FilterSelect name="tag" label="Links counted" value={current} options={options} />
+      <div class="filter">
+        <button type="submit">Show</button>
+      </div>
+    </form>
+  )
+}
+
 export function overviewPage(
   viewer: Viewer,
-  data: AccountOverview,
+  data: AccountOverview | null,
   shortened: LinkRecord | null = null,
+  tags: OverviewTags = { names: [], asked: null },
 ): RenderedPage {
+  const asked = tags.asked
+  const choice = tags.names.length > 0 || asked !== null ? <TagChoice tags={tags} /> : null
+  if (data === null || (asked !== null && 'unknown' in asked)) {
+    const name = asked !== null && 'unknown' in asked ? asked.unknown : ''
+    return dashboardPage({
+      title: 'Overview',
+      section: 'overview',
+      viewer,
+      children: (
+        <>
+          <ShortenBox csrf={viewer.csrf} from="overview" created={shortened} />
+          {choice}
+          <div class="notice" role="alert" id="unknown-tag">
+            <p>
+              You have no tag named <strong>{name}</strong>. Choose one of your tags above, or{' '}
+              <a href="/dashboard">all links</a>.
+            </p>
+          </div>
+        </>
+      ),
+    })
+  }
   const { totals } = data
-  if (totals.links === 0 && !shortened) {
+  if (totals.links === 0 && !shortened && asked === null) {
     return dashboardPage({
       title: 'Overview',
       section: 'overview',
@@ -136,6 +193,15 @@ export function overviewPage(
     children: (
       <>
         <ShortenBox csrf={viewer.csrf} from="overview" created={shortened} />
+        {choice}
+        {asked !== null ? (
+          <p id="tag-filter">
+            Counting the {numbers.format(totals.links)} {totals.links === 1 ? 'link' : 'links'}{' '}
+            tagged <strong>{asked.name}</strong>, and the pixels and spaces they use.{' '}
+            <a href={`/dashboard/tags/${asked.id}/stats`}>Statistics of the tag</a> ·{' '}
+            <a href={taggedLinksHref(asked.name)}>its links</a>
+          </p>
+        ) : null}
         <ul class="totals" aria-label="Totals">
           {figures.map(([name, value]) => (
             <li key={name} id={`total-${name}`}>

@@ -59,6 +59,8 @@ export interface ResourceView<Row extends { id: number }> {
   intro?: string
   /** What deleting one also does ("Its links are deleted with it."). */
   deleteWarning?: string
+  /** More pages of a row, before Edit and Delete (a tag's statistics). */
+  rowLinks?(row: Row): { label: string; href: string }[]
 }
 
 export interface ListInput<Row> {
@@ -197,6 +199,12 @@ export function resourceListPage<Row extends { id: number }>(
                         <span class="muted">Read-only</span>
                       ) : (
                         <span class="row-actions">
+                          {view.rowLinks?.(row).map((link) => (
+                            <a key={link.label} href={link.href}>
+                              {link.label}
+                              <span class="visually-hidden"> of {view.nameOf(row)}</span>
+                            </a>
+                          ))}
                           <a href={`${view.base}/${row.id}/edit`}>
                             Edit<span class="visually-hidden"> {view.nameOf(row)}</span>
                           </a>

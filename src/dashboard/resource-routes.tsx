@@ -31,6 +31,7 @@ import { TagCreateBody, TagListQuery, TagUpdateBody, type TagInput } from '../ta
 import { ForbiddenError } from '../shared/errors.js'
 import type { DashboardContext } from './context.js'
 import { registerResourceScreens } from './resource-form-routes.js'
+import { taggedLinksHref } from './tag-stats-page.js'
 import type { Column, ResourceView } from './resource-pages.js'
 
 const PIXEL_TYPE_NAMES: Record<(typeof PIXEL_TYPES)[number], string> = {
@@ -128,11 +129,7 @@ const tagView: ResourceView<TagRow> = {
     },
     {
       label: 'Links',
-      cell: (tag) => (
-        <a href={`/dashboard/links?${new URLSearchParams({ tag: tag.name }).toString()}`}>
-          {String(tag.links)}
-        </a>
-      ),
+      cell: (tag) => <a href={taggedLinksHref(tag.name)}>{String(tag.links)}</a>,
     },
     created,
   ],
@@ -147,6 +144,7 @@ const tagView: ResourceView<TagRow> = {
   nameOf: (tag) => tag.name,
   valuesOf: (tag) => ({ name: tag.name, color: String(tag.color) }),
   deleteWarning: 'Its links stay, without it.',
+  rowLinks: (tag) => [{ label: 'Statistics', href: `/dashboard/tags/${tag.id}/stats` }],
 }
 
 function domainView(

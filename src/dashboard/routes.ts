@@ -24,10 +24,12 @@ import { assetRoutes } from './assets.js'
 import { AnonymousCsrf, CSRF_COOKIE, sameToken } from './csrf.js'
 import { linkStatsRoutes } from './link-stats-routes.js'
 import { linkRoutes } from './link-routes.js'
+import { tagNamesOf } from './link-route-helpers.js'
 import { doneNotice } from './link-row-actions.js'
 import { importPages } from './import-routes.js'
 import { linksPage, linksQueryErrorPage } from './links-page.js'
 import { overviewPage } from './overview-page.js'
+import { overviewTags } from './overview-tags.js'
 import { shortenedLink } from './shorten-routes.js'
 import {
   csrfFailedPage,
@@ -52,6 +54,7 @@ import {
   type DashboardServices,
 } from './context.js'
 import { resourceRoutes } from './resource-routes.js'
+import { tagStatsRoutes } from './tag-stats-routes.js'
 import { utmTemplateScreens } from './utm-template-routes.js'
 import { accountRoutes } from './account-routes.js'
 import { adminRoutes } from './admin-routes.js'
@@ -254,11 +257,14 @@ export function createDashboard(options: DashboardOptions) {
 
           dashboard.get('/', { schema: { hide: true } }, async (request, reply) => {
             const me = signedInOf(request)
-            const [data, shortened] = await Promise.all([
-              services.overview.overview(me.user.id),
+            const [tags, shortened] = await Promise.all([
+              overviewTags(services, me.user.id, (request.query as Form).tag),
               shortenedLink(services, me.user.id, request.query),
             ])
-            return send(reply, 200, overviewPage(viewerOf(me), data, shortened))
+            if (tags.asked !== null && 'unknown' in tags.asked)
+              return send(reply, 404, overviewPage(viewerOf(me), null, shortened, tags))
+            const data = await services.overview.overview(me.user.id, tags.asked ?? undefined)
+            return send(reply, 200, overviewPage(viewerOf(me), data, shortened, tags))
           })
 
           const listAliases = acceptAliases('query', {
@@ -281,7 +287,7 @@ export function createDashboard(options: DashboardOptions) {
               }
               const query = request.query as LinkListQuery
               const paging = pageRequest(query)
-              const [found, spaces, shortened] = await Promise.all([
+              const [found, spaces, tags, shortened] = await Promise.all([
                 // The dashboard's one search box looks in alias, URL and title.
                 services.overview.linkPage(
                   me.user.id,
@@ -289,6 +295,7 @@ export function createDashboard(options: DashboardOptions) {
                   paging,
                 ),
                 services.overview.spaces(me.user.id),
+                tagNamesOf(services, me.user.id),
                 shortenedLink(services, me.user.id, query),
               ])
               const search = new URLSearchParams()
@@ -309,6 +316,7 @@ export function createDashboard(options: DashboardOptions) {
                   page: paging.page,
                   perPage: paging.perPage,
                   spaces,
+                  tags,
                   now: services.stats.now(),
                   notice: doneNotice((query as Form).done),
                   shortened,
@@ -333,6 +341,7 @@ export function createDashboard(options: DashboardOptions) {
 
           const context: DashboardContext = { config, services, signedInOf, viewerOf }
           resourceRoutes(dashboard, context)
+          tagStatsRoutes(dashboard, context)
           utmTemplateScreens(dashboard, context)
           accountRoutes(dashboard, context, options.limits.passwordChanges)
           adminRoutes(dashboard, context)

@@ -6,6 +6,7 @@ import { LINK_LIST_STYLES } from './link-list-styles.js'
 import { NAV_STYLES } from './nav-styles.js'
 import { SOCIAL_CARD_STYLES } from './social-card-styles.js'
 import { STATS_STYLES } from './stats-styles.js'
+import { TAG_CHIPS_STYLES } from './tag-chips-styles.js'
 
 /**
  * The dashboard's additions to the pages' stylesheet (same colours, same dark mode): a top bar
@@ -76,6 +77,7 @@ ${FIRST_RUN_STYLES}
 
 ${LINK_FORM_STYLES}
 ${SOCIAL_CARD_STYLES}
+${TAG_CHIPS_STYLES}
 
 ${THEME_STYLES}
 

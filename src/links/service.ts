@@ -10,12 +10,20 @@ import type { DomainStore } from '../domains/store.js'
 import type { PixelStore } from '../pixels/store.js'
 import type { DomainEvents } from '../events/bus.js'
 import { changedFields } from '../events/types.js'
-import { FieldErrors, NotFoundError } from '../shared/errors.js'
+import { FieldErrors, NotFoundError, ValidationError } from '../shared/errors.js'
 import { hashPassword } from '../shared/secrets.js'
 import { isUniqueViolation } from '../db/errors.js'
 import { takenMessage, writeUnique } from '../db/unique.js'
 import type { SpaceStore } from '../spaces/store.js'
-import { compareTagNames, tagNameList } from '../tags/names.js'
+import {
+  changedTagName,
+  compareTagNames,
+  MAX_TAGS_PER_LINK,
+  retagged,
+  tagNameList,
+  tagNameProblem,
+  type TagChange,
+} from '../tags/names.js'
 import { toTagRecord } from '../tags/record.js'
 import type { TagStore } from '../tags/store.js'
 import type { Raise } from '../events/bus.js'
@@ -339,6 +347,61 @@ export class LinkService {
           at: now,
           data: { link: after, changed: changedFields(before, after) },
           links: [keyOf(current)],
+        })
+        out.push(updated)
+      }
+      return out
+    })
+  }
+
+  /**
+   * Adds one tag to several of the user's links, or takes one off them (the dashboard's bulk
+   * actions), in one transaction, raising link.updated for each link that changes. Links that
+   * have the tag already (or have not got it) are left alone, ids of others are skipped. A new
+   * name makes a tag; an existing one keeps its spelling. If a link would get more than
+   * MAX_TAGS_PER_LINK tags, nothing changes: the error names those links.
+   */
+  async tagMany(userId: number, ids: number[], change: TagChange): Promise<LinkRow[]> {
+    const name = changedTagName(change).trim()
+    const problem = tagNameProblem('tag', name)
+    if (problem !== null) throw new ValidationError({ tag: [problem] })
+    if ('remove' in change && !(await this.deps.tags.findByName(userId, name))) {
+      throw new ValidationError({ tag: [`You have no tag named “${name}”.`] })
+    }
+    const now = this.now()
+    return this.deps.events.commit(async (raise) => {
+      const rows = await this.findOwn(userId, ids)
+      const befores = await this.deps.present(userId, rows)
+      const plans = rows.map((row, i) => {
+        const before = befores[i]!
+        return { row, before, names: retagged(before.tags, change) }
+      })
+      const full = plans.filter((p) => (p.names?.length ?? 0) > MAX_TAGS_PER_LINK)
+      if (full.length > 0) {
+        const urls = full.map((p) => p.before.short_url).join(', ')
+        throw new ValidationError({
+          tag: [
+            `A link has at most ${MAX_TAGS_PER_LINK} tags, and these have ${MAX_TAGS_PER_LINK} already: ${urls}.`,
+          ],
+        })
+      }
+      const out: LinkRow[] = []
+      for (const { row, before, names } of plans) {
+        if (names === null) continue
+        const tagged = (await this.tagged(userId, names, now, raise))!
+        const updated = await this.deps.links.update(
+          row.id,
+          { updated_at: now },
+          undefined,
+          tagged.ids,
+        )
+        const after = linkRecord(updated, { ...before, tags: tagged.names })
+        await raise({
+          type: 'link.updated',
+          userId,
+          at: now,
+          data: { link: after, changed: changedFields(before, after) },
+          links: [keyOf(row)],
         })
         out.push(updated)
       }

@@ -673,9 +673,7 @@ export class SqlLinkStore implements LinkStore {
             .selectFrom('link_tags')
             .innerJoin('tags', 'tags.id', 'link_tags.tag_id')
             .select(['link_tags.link_id', 'tags.name'])
-            .where(
-              inIdList('link_tags.link_id', idList(linkIds, this.db.dialect), this.db.dialect),
-            )
+            .where(inIdList('link_tags.link_id', idList(linkIds, this.db.dialect), this.db.dialect))
             .execute()
     for (const row of rows) {
       const list = map.get(row.link_id) ?? []

@@ -5,6 +5,7 @@
  * under the countries). Sent with 200; the caller decides who may see it. Every stored value is
  * escaped by `markup`. `statsPeriodErrorPage` (422) explains a period that cannot be shown.
  */
+import type { GeoipCredit } from '../visitors/geoip.js'
 import { markup, type SafeHtml } from './html.js'
 import { renderPage, type RenderedPage } from './layout.js'
 import { safeHref, safeLocalHref } from './safe-values.js'
@@ -26,8 +27,8 @@ export interface StatsTable {
   rows: StatsTableRow[]
   /** How many values the dimension has in the period (the table shows the top ones). */
   values: number
-  /** Shows the GeoIP data's attribution (CC BY 4.0) under the table. */
-  geoAttribution: boolean
+  /** The credit of the GeoIP data, shown under the table (null: none). */
+  geoAttribution: GeoipCredit | null
 }
 
 export interface StatsPageInput {
@@ -72,8 +73,15 @@ ${rows}</tbody>
 </table>`
 }
 ${more > 0 ? markup`<p class="muted">and ${numbers.format(more)} more</p>` : null}
-${t.geoAttribution ? markup`<p class="muted small">IP Geolocation by <a href="https://db-ip.com">DB-IP</a> (<a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>)</p>` : null}
+${t.geoAttribution ? geoCredit(t.geoAttribution) : null}
 </section>\n`
+}
+
+function geoCredit(credit: GeoipCredit) {
+  const licence = credit.licence
+    ? markup` (<a href="${credit.licence.url}">${credit.licence.text}</a>)`
+    : null
+  return markup`<p class="muted small">${credit.lead} <a href="${credit.link.url}">${credit.link.text}</a>${licence}</p>`
 }
 
 export function statsPage(input: StatsPageInput): RenderedPage {

@@ -1,7 +1,9 @@
 /**
  * What the dashboard's Overview shows of one account: how many links, clicks, pixels and spaces
  * it has, its clicks per day over the last 30 days (summed from the daily aggregates of its
- * links, never from the click log), its most clicked links and its latest ones.
+ * links, never from the click log), its most clicked links and its latest ones. Filtered by one
+ * of its tags, all of it is of the links carrying that tag (the pixels and spaces those links
+ * use), each read from the tag's rows of `link_tags` (its index by tag), not the account's links.
  */
 import { sql } from 'kysely'
 import type { Db } from '../db/connect.js'
@@ -28,21 +30,37 @@ export interface AccountOverview {
 }
 
 export interface AccountTotalsStore {
-  totals(userId: number): Promise<AccountTotals>
-  /** Clicks per day of every link of the user in the period (days without clicks left out). */
-  clicksPerDay(userId: number, period: Period): Promise<Map<string, number>>
+  /**
+   * The user's links, their clicks, pixels and spaces; with `tagId` (one of the user's tags),
+   * the links carrying it, their clicks, and the pixels and spaces those links use.
+   */
+  totals(userId: number, tagId?: number): Promise<AccountTotals>
+  /**
+   * Clicks per day of every link of the user (with `tagId`, of those carrying it) in the period
+   * (days without clicks left out).
+   */
+  clicksPerDay(userId: number, period: Period, tagId?: number): Promise<Map<string, number>>
 }
 
 export class SqlAccountTotalsStore implements AccountTotalsStore {
   constructor(private readonly db: Db) {}
 
-  async totals(userId: number): Promise<AccountTotals> {
+  /** The ids of the links carrying the tag, from the index of `link_tags` by tag. */
+  private tagged(tagId: number) {
+    return this.db.kysely
+      .selectFrom('link_tags')
+      .select('link_tags.link_id')
+      .where('link_tags.tag_id', '=', tagId)
+  }
+
+  async totals(userId: number, tagId?: number): Promise<AccountTotals> {
     const k = this.db.kysely
-    const links = await k
+    let links = k
       .selectFrom('links')
       .select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(clicks), 0)`.as('clicks')])
       .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow()
+    if (tagId !== undefined) links = links.where('id', 'in', this.tagged(tagId))
+    const counted = await links.executeTakeFirstOrThrow()
     const count = async (table: 'pixels' | 'spaces') =>
       Number(
         (
@@ -53,16 +71,34 @@ export class SqlAccountTotalsStore implements AccountTotalsStore {
             .executeTakeFirstOrThrow()
         ).n,
       )
+    const used = async () => {
+      const tagged = this.tagged(tagId!)
+      const [pixels, spaces] = await Promise.all([
+        k
+          .selectFrom('link_pixels')
+          .select(sql<number>`count(distinct pixel_id)`.as('n'))
+          .where('link_id', 'in', tagged)
+          .executeTakeFirstOrThrow(),
+        k
+          .selectFrom('links')
+          .select(sql<number>`count(distinct space_id)`.as('n'))
+          .where('user_id', '=', userId)
+          .where('id', 'in', tagged)
+          .executeTakeFirstOrThrow(),
+      ])
+      return { pixels: Number(pixels.n), spaces: Number(spaces.n) }
+    }
     return {
-      links: Number(links.n),
-      clicks: Number(links.clicks),
-      pixels: await count('pixels'),
-      spaces: await count('spaces'),
+      links: Number(counted.n),
+      clicks: Number(counted.clicks),
+      ...(tagId === undefined
+        ? { pixels: await count('pixels'), spaces: await count('spaces') }
+        : await used()),
     }
   }
 
-  async clicksPerDay(userId: number, period: Period): Promise<Map<string, number>> {
-    const rows = await this.db.kysely
+  async clicksPerDay(userId: number, period: Period, tagId?: number): Promise<Map<string, number>> {
+    let query = this.db.kysely
       .selectFrom('click_stats')
       .innerJoin('links', 'links.id', 'click_stats.link_id')
       .select(['click_stats.day as day', sql<number>`sum(click_stats.clicks)`.as('clicks')])
@@ -70,8 +106,8 @@ export class SqlAccountTotalsStore implements AccountTotalsStore {
       .where('click_stats.dimension', '=', 'total')
       .where('click_stats.day', '>=', period.from)
       .where('click_stats.day', '<=', period.to)
-      .groupBy('click_stats.day')
-      .execute()
+    if (tagId !== undefined) query = query.where('click_stats.link_id', 'in', this.tagged(tagId))
+    const rows = await query.groupBy('click_stats.day').execute()
     return new Map(rows.map((r) => [r.day, Number(r.clicks)]))
   }
 }
@@ -112,14 +148,21 @@ export class AccountOverviewService {
     return (await this.spaceList(userId)).map((s) => ({ id: s.id, name: s.name }))
   }
 
-  async overview(userId: number): Promise<AccountOverview> {
+  /** The account's overview, or (`tag`, one of the user's tags) that of the links carrying it. */
+  async overview(userId: number, tag?: { id: number; name: string }): Promise<AccountOverview> {
     const period = lastDays(OVERVIEW_DAYS, dayOfInstant(this.now()))
+    const tagged = tag ? { tags: [tag.name] } : {}
     const [totals, perDay, top, latest] = await Promise.all([
-      this.store.totals(userId),
-      this.store.clicksPerDay(userId, period),
+      this.store.totals(userId, tag?.id),
+      this.store.clicksPerDay(userId, period, tag?.id),
       // Five rows each: no count of every link (the totals have it, once).
-      this.links.first(userId, { searchBy: 'title', sortBy: 'clicks' }, LIST_LENGTH, 'desc'),
-      this.links.first(userId, { searchBy: 'title', sortBy: 'id' }, LIST_LENGTH, 'desc'),
+      this.links.first(
+        userId,
+        { searchBy: 'title', sortBy: 'clicks', ...tagged },
+        LIST_LENGTH,
+        'desc',
+      ),
+      this.links.first(userId, { searchBy: 'title', sortBy: 'id', ...tagged }, LIST_LENGTH, 'desc'),
     ])
     return {
       totals,

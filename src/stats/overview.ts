@@ -6,7 +6,7 @@
 import { monthlyOf } from '../clicks/event.js'
 import { eachDay, type Period } from './period.js'
 import { spansOf, type Span } from './spans.js'
-import type { StatRow, StatsStore } from './store.js'
+import type { StatRow, StatsStore, StatSubject } from './store.js'
 
 export const TOP_DIMENSIONS = [
   'country',
@@ -43,14 +43,15 @@ export interface StatsOverview {
 const HOURS = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'))
 const ALL_TIME: Period = { from: '0000-01-01', to: '9999-12-31' }
 
+/** The overview of one link, or of the links carrying a tag together. */
 export async function statsOverview(
   store: StatsStore,
-  linkId: number,
+  subject: StatSubject,
   period: Period,
 ): Promise<StatsOverview> {
   const read = (spans: Span[], key: 'value' | 'day', by: 'count' | 'value', limit: number) =>
     store.sums({
-      linkId,
+      ...subject,
       spans,
       key,
       order: { by, direction: by === 'count' ? 'desc' : 'asc' },

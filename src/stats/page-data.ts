@@ -7,6 +7,7 @@ import { splitPlace } from '../clicks/aggregate.js'
 import type { StatsPageInput, StatsTable } from '../pages/index.js'
 import type { StatsOverview, TopDimension } from './overview.js'
 import { lastDays } from './period.js'
+import { geoipCredit } from '../visitors/geoip.js'
 
 const regions = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' })
 const languages = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' })
@@ -102,7 +103,7 @@ export function statsTables(overview: StatsOverview): StatsTable[] {
       })),
       values,
       // One credit for the location data, under the countries (regions and cities come from the same data).
-      geoAttribution: dimension === 'country',
+      geoAttribution: dimension === 'country' ? geoipCredit() : null,
     }
   })
 }

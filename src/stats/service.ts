@@ -11,7 +11,7 @@ import { dayOfInstant, resolvePeriod, type Period, type PeriodInput } from './pe
 import { splitPlace } from '../clicks/aggregate.js'
 import { PLACE_NAMES, STAT_SOURCES, type StatName, type StatRecord } from './schema.js'
 import { spansOf } from './spans.js'
-import type { StatOrder, StatsStore } from './store.js'
+import type { StatOrder, StatsStore, StatSubject } from './store.js'
 
 export interface StatsDeps {
   store: StatsStore
@@ -25,7 +25,12 @@ export class StatsService {
 
   /** Everything the stats page shows of one link over a period. */
   overview(linkId: number, period: Period): Promise<StatsOverview> {
-    return statsOverview(this.deps.store, linkId, period)
+    return statsOverview(this.deps.store, { linkId }, period)
+  }
+
+  /** The same of the links carrying a tag, together. */
+  overviewOfTag(tagId: number, period: Period): Promise<StatsOverview> {
+    return statsOverview(this.deps.store, { linkId: 0, tagId }, period)
   }
 
   now(): number {
@@ -51,14 +56,23 @@ export class StatsService {
    * Every row of a statistic in the period (for a download): days and hours in order, other
    * values most clicked first (ties by value), read a thousand at a time.
    */
-  async all(linkId: number, name: StatName, period: Period): Promise<StatRecord[]> {
+  all(linkId: number, name: StatName, period: Period): Promise<StatRecord[]> {
+    return this.allOf({ linkId }, name, period)
+  }
+
+  /** The same of the links carrying a tag, together. */
+  allOfTag(tagId: number, name: StatName, period: Period): Promise<StatRecord[]> {
+    return this.allOf({ linkId: 0, tagId }, name, period)
+  }
+
+  private async allOf(subject: StatSubject, name: StatName, period: Period): Promise<StatRecord[]> {
     const byValue = name === 'clicks' || name === 'clicks_hour' || name === 'imported'
     const order: StatOrder = byValue
       ? { by: 'value', direction: 'asc' }
       : { by: 'count', direction: 'desc' }
     const rows: StatRecord[] = []
     for (let page = 1; ; page++) {
-      const found = await this.list(linkId, name, period, order, {
+      const found = await this.sums(subject, name, period, order, {
         page,
         perPage: 1000,
         sort: order.direction,
@@ -91,7 +105,7 @@ export class StatsService {
   }
 
   private async sums(
-    subject: { linkId: number; tagId?: number },
+    subject: StatSubject,
     name: StatName,
     period: Period,
     order: StatOrder,

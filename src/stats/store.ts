@@ -17,10 +17,13 @@ export interface StatOrder {
   direction: 'asc' | 'desc'
 }
 
-export interface StatQuery {
+/** Whose clicks: one link's, or (`tagId` given, `linkId` then not read) a tag's links' together. */
+export interface StatSubject {
   linkId: number
-  /** Given: the links carrying this tag together, and `linkId` is not read. */
   tagId?: number
+}
+
+export interface StatQuery extends StatSubject {
   /** The rows to add up (see spans.ts); at least one. */
   spans: readonly Span[]
   /** What a result row is: each stored value, or each day (for per-day counts). */

@@ -49,3 +49,23 @@ export function tagNameList(
   }
   return [...names.values()]
 }
+
+/** One tag added to links, or taken off them (the dashboard's bulk actions). */
+export type TagChange = { add: string } | { remove: string }
+
+/** The name a change is about, as given. */
+export function changedTagName(change: TagChange): string {
+  return 'add' in change ? change.add : change.remove
+}
+
+/**
+ * A link's tag names after a change, or null when it changes nothing (the link has that tag
+ * already, or has not got it). An added name keeps the spelling given; `tagged` keeps a stored
+ * tag's own. The result may be longer than MAX_TAGS_PER_LINK: the caller refuses that.
+ */
+export function retagged(names: readonly string[], change: TagChange): string[] | null {
+  const key = tagKey(changedTagName(change).trim())
+  const has = names.some((name) => tagKey(name) === key)
+  if ('add' in change) return has ? null : [...names, change.add.trim()]
+  return has ? names.filter((name) => tagKey(name) !== key) : null
+}

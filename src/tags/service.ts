@@ -23,6 +23,19 @@ export class TagService extends NamedRowService<TagRow, TagFilter, TagStore> {
     super(store, events, now)
   }
 
+  /** The user's tag of that name (ignoring case), or undefined. */
+  findByName(userId: number, name: string): Promise<TagRow | undefined> {
+    return this.store.findByName(userId, name)
+  }
+
+  /**
+   * Where the tag's statistics start: when the oldest link carrying it was made (its clicks may
+   * be older than the tag), or the tag's own creation when no link carries it.
+   */
+  async since(tag: TagRow): Promise<number> {
+    return (await this.store.oldestLinkAt(tag.id)) ?? tag.created_at
+  }
+
   async create(userId: number, input: TagInput, errors = new FieldErrors()): Promise<TagRow> {
     this.require(input, ['name'], errors)
     const fields = this.fields(input, errors)

@@ -24,6 +24,8 @@ export interface TagStore {
   create(userId: number, fields: TagFields, now: number): Promise<TagRow>
   update(id: number, fields: Partial<TagFields>, now: number): Promise<TagRow>
   delete(id: number): Promise<void>
+  /** When the oldest link carrying the tag was made, or null when none does. */
+  oldestLinkAt(tagId: number): Promise<number | null>
   /** Moves the links of tag `fromId` to `intoId` (a link with both keeps one) and deletes it. */
   merge(fromId: number, intoId: number): Promise<void>
   /**
@@ -120,6 +122,19 @@ export class SqlTagStore implements TagStore {
 
   async delete(id: number): Promise<void> {
     await this.db.kysely.deleteFrom('tags').where('id', '=', id).execute()
+  }
+
+  async oldestLinkAt(tagId: number): Promise<number | null> {
+    const row = await this.db.kysely
+      .selectFrom('links')
+      .select(sql<number | string | null>`min(created_at)`.as('at'))
+      .where(
+        'id',
+        'in',
+        this.db.kysely.selectFrom('link_tags').select('link_id').where('tag_id', '=', tagId),
+      )
+      .executeTakeFirst()
+    return row?.at == null ? null : Number(row.at)
   }
 
   merge(fromId: number, intoId: number): Promise<void> {

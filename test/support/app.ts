@@ -16,7 +16,7 @@ import {
   type ServiceOptions,
   type Services,
 } from '../../src/composition/services.js'
-import { emptyPostgres } from './databases.js'
+import { migratedPostgres } from './databases.js'
 
 export const KEY_A = 'test-key-user-a-0123456789'
 export const KEY_B = 'test-key-user-b-0123456789'
@@ -58,7 +58,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'slink-test-'))
   // TEST_DATABASE=postgres (set by the vitest project of that name) runs the suite on PostgreSQL.
-  const postgres = process.env.TEST_DATABASE === 'postgres' ? await emptyPostgres() : null
+  const postgres = process.env.TEST_DATABASE === 'postgres' ? await migratedPostgres() : null
   const config = loadConfig({
     DATABASE_URL: postgres ? postgres.url : `sqlite:${join(dir, 'test.db')}`,
     PUBLIC_URL: 'http://short.test',

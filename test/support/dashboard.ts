@@ -87,3 +87,10 @@ export function csrfOf(html: string): string {
 export function withoutNonce(html: string): string {
   return html.replace(/nonce="[^"]+"/g, 'nonce=""')
 }
+
+/** An encoded form body from pairs (names may repeat: `ids[]`, `pixel_ids[]`). */
+export function formPairs(pairs: [string, string | number][]): string {
+  return pairs
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join('&')
+}

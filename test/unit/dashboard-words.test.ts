@@ -31,6 +31,13 @@ describe('the dashboard’s words', () => {
       'The “Destination” of country 3 must be a web address, such as https://example.org/page.',
     )
     expect(linkNaming('unknown')).toBeUndefined()
+    // An empty field is "at least 1 characters" to the API: people are told to fill it in.
+    expect(peoplesWords('The tag field must be at least 1 characters.', '“Tag”')).toBe(
+      'Fill in “Tag”.',
+    )
+    expect(peoplesWords('The name field must be at least 3 characters.', '“Name”')).toBe(
+      '“Name” is too short: at least 3 characters.',
+    )
   })
 
   it('writes an expiry as people read it', () => {

@@ -54,14 +54,14 @@ describe('the stats page data', () => {
       { label: 'Germany', detail: 'DE', unknown: false, count: 1000 },
       { label: 'Unknown', detail: null, unknown: true, count: 234 },
     ])
-    expect(countries!.geoAttribution).toBe(true)
+    expect(countries!.geoAttribution?.link.text).toBe('DB-IP')
     expect(referrers!.rows[0]).toEqual({
       label: 'Direct, or not known',
       detail: null,
       unknown: true,
       count: 1234,
     })
-    expect(referrers!.geoAttribution).toBe(false)
+    expect(referrers!.geoAttribution).toBeNull()
     expect(devices!.rows[0]!.label).toBe('Tablet')
     expect(languages!.rows.map((r) => [r.label, r.detail])).toEqual([
       ['Portuguese', 'pt'],

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import {
   countryOf,
-  GEOIP_ATTRIBUTION,
   geoipBuiltAt,
+  geoipCredit,
   preloadGeoip,
+  useBundledGeoip,
+  useGeoipDatabases,
 } from '../../src/visitors/geoip.js'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { mmdb } from '../support/mmdb.js'
 
 /**
  * Expected countries are what the shipped DB-IP Lite data (package-lock's version) says, checked
@@ -82,7 +88,37 @@ describe('GeoIP', () => {
     expect(geoipBuiltAt().getUTCFullYear()).toBeGreaterThanOrEqual(2026)
   })
 
-  it('carries the attribution DB-IP asks for', () => {
-    expect(GEOIP_ATTRIBUTION).toEqual({ text: 'IP Geolocation by DB-IP', url: 'https://db-ip.com' })
+  it("credits the data in use: DB-IP's, MaxMind's notice for GeoLite2, none for GeoIP2", () => {
+    const dbip = {
+      lead: 'IP Geolocation by',
+      link: { text: 'DB-IP', url: 'https://db-ip.com' },
+      licence: { text: 'CC BY 4.0', url: 'https://creativecommons.org/licenses/by/4.0/' },
+    }
+    expect(geoipCredit()).toEqual(dbip)
+    const dir = mkdtempSync(join(tmpdir(), 'slink-credit-'))
+    const fileOf = (databaseType: string) => {
+      const path = join(dir, `${databaseType}.mmdb`)
+      writeFileSync(
+        path,
+        mmdb({ '81.2.69.0/24': { country: { iso_code: 'GB' } } }, { databaseType }),
+      )
+      return path
+    }
+    try {
+      useGeoipDatabases([fileOf('GeoLite2-City')])
+      expect(geoipCredit()).toEqual({
+        lead: 'This product includes GeoLite2 data created by MaxMind, available from',
+        link: { text: 'https://www.maxmind.com', url: 'https://www.maxmind.com' },
+        licence: null,
+      })
+      useGeoipDatabases([fileOf('GeoIP2-City')])
+      expect(geoipCredit()).toBeNull()
+      useGeoipDatabases([fileOf('dbip-city-ipv4')])
+      expect(geoipCredit()).toEqual(dbip)
+    } finally {
+      useBundledGeoip()
+      rmSync(dir, { recursive: true, force: true })
+    }
+    expect(geoipCredit()).toEqual(dbip)
   })
 })
