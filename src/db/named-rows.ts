@@ -9,7 +9,7 @@ import { fetchPage, type Page, type PageRequest } from './paging.js'
 import { containsInsensitive, textSortKey } from './sql-helpers.js'
 import type { Database } from './types.js'
 
-/** What a service of named rows reads of its store (db/named-row-service.ts). */
+/** What a service of named rows reads of its store (resources/named-row-service.ts). */
 export interface NamedRowReads<Row, Filter> {
   list(userId: number, filter: Filter, page: PageRequest): Promise<Page<Row>>
   find(userId: number, id: number): Promise<Row | undefined>

@@ -2,7 +2,7 @@
  * Pixels: unique names per user, type-specific values; deleting one detaches it from its links,
  * each of which raises `link.updated` in the same transaction.
  */
-import { NamedRowService } from '../db/named-row-service.js'
+import { NamedRowService } from '../resources/named-row-service.js'
 import type { PixelRow } from '../db/types.js'
 import type { DomainEvents } from '../events/bus.js'
 import { changedFields, type LinkSnapshotsOf } from '../events/types.js'

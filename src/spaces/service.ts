@@ -1,5 +1,5 @@
 /** Spaces: unique names per user; deleting one deletes its links. */
-import { NamedRowService } from '../db/named-row-service.js'
+import { NamedRowService } from '../resources/named-row-service.js'
 import type { SpaceRow } from '../db/types.js'
 import type { DomainEvents } from '../events/bus.js'
 import { cascadeDeletes, changedFields, type LinkSnapshotsOf } from '../events/types.js'

@@ -3,7 +3,7 @@
  * into it; deleting one takes it off its links, which stay. Each link whose record changes
  * with a tag (its `tags`) raises link.updated.
  */
-import { NamedRowService } from '../db/named-row-service.js'
+import { NamedRowService } from '../resources/named-row-service.js'
 import type { TagRow } from '../db/types.js'
 import type { DomainEvents } from '../events/bus.js'
 import { changedFields, type LinkSnapshot, type LinkSnapshotsOf } from '../events/types.js'

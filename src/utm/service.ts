@@ -1,5 +1,5 @@
 /** UTM templates: names unique per user, values of at most 255 characters, each optional. */
-import { NamedRowService } from '../db/named-row-service.js'
+import { NamedRowService } from '../resources/named-row-service.js'
 import type { UtmTemplateRow } from '../db/types.js'
 import type { DomainEvents } from '../events/bus.js'
 import { changedFields } from '../events/types.js'

@@ -7,9 +7,9 @@
  */
 import type { DomainEvents, Raise } from '../events/bus.js'
 import { NotFoundError, type FieldErrors } from '../shared/errors.js'
-import type { NamedRowReads } from './named-rows.js'
-import type { Page, PageRequest } from './paging.js'
-import { takenMessage, writeUnique } from './unique.js'
+import type { NamedRowReads } from '../db/named-rows.js'
+import type { Page, PageRequest } from '../db/paging.js'
+import { takenMessage, writeUnique } from '../db/unique.js'
 
 /** A unit of work in the transaction of a write, at the write's instant. */
 export type Work<T> = (raise: Raise, now: number) => Promise<T>
