@@ -8,13 +8,13 @@
  * or city is kept with its country (`placeValue`), so that one name in two countries stays two
  * rows.
  */
+import { FACT_COLUMNS } from './columns.js'
 import {
   dayOf,
   hourOf,
   monthlyOf,
   type ClickRow,
   type Dimension,
-  type ListDimension,
   type MonthlyDimension,
 } from './event.js'
 
@@ -57,24 +57,8 @@ export function aggregate(rows: readonly ClickRow[], counted: readonly boolean[]
   rows.forEach((row, i) => {
     const day = dayOf(row.at)
     const hour = hourOf(row.at)
-    const key = [
-      row.link_id,
-      day,
-      hour,
-      row.country,
-      row.platform,
-      row.browser,
-      row.device,
-      row.language,
-      row.referrer,
-      row.region,
-      row.city,
-      row.utm_source,
-      row.utm_medium,
-      row.utm_campaign,
-      row.destination,
-      row.source,
-    ].join(SEP)
+    let key = `${row.link_id}${SEP}${day}${SEP}${hour}`
+    for (const column of FACT_COLUMNS) key += SEP + (row[column] ?? '')
     const group = groups.get(key)
     if (group) group.clicks++
     else groups.set(key, { row, day, hour, clicks: 1 })
@@ -99,26 +83,15 @@ export function aggregate(rows: readonly ClickRow[], counted: readonly boolean[]
   }
   for (const { row, day, hour, clicks } of groups.values()) {
     const month = day.slice(0, 7)
-    const values: [ListDimension, string | null][] = [
-      ['hour', hour],
-      ['country', row.country],
-      ['platform', row.platform],
-      ['browser', row.browser],
-      ['device', row.device],
-      ['language', row.language],
-      ['referrer', row.referrer],
-      ['region', placeValue(row.region, row.country)],
-      ['city', placeValue(row.city, row.country)],
-      ['utm_source', row.utm_source],
-      ['utm_medium', row.utm_medium],
-      ['utm_campaign', row.utm_campaign],
-      ['destination', row.destination],
-      ['source', row.source],
-    ]
     bump(row.link_id, 'total', day, '', clicks)
-    for (const [dimension, value] of values) {
-      bump(row.link_id, dimension, day, value, clicks)
-      const perMonth = monthlyOf(dimension)
+    bump(row.link_id, 'hour', day, hour, clicks)
+    for (const column of FACT_COLUMNS) {
+      const value =
+        column === 'region' || column === 'city'
+          ? placeValue(row[column], row.country)
+          : row[column]
+      bump(row.link_id, column, day, value, clicks)
+      const perMonth = monthlyOf(column)
       if (perMonth !== null) bump(row.link_id, perMonth, month, value, clicks)
     }
   }

@@ -3,7 +3,39 @@
  * click appends to arrays instead of allocating an object, and the arrays cross to the worker
  * thread cheaply.
  */
-import type { ClickEvent } from './event.js'
+import type { ClickEvent, ClickRow } from './event.js'
+
+/**
+ * The click log's columns that describe a visit, each also the statistic dimension of its
+ * name: what the request told (`REQUEST_COLUMNS`), then where the visit came from and went
+ * (`SOURCE_COLUMNS`; migration 0028, which added them, keeps its own copy).
+ */
+export const REQUEST_COLUMNS = [
+  'country',
+  'platform',
+  'browser',
+  'device',
+  'language',
+  'referrer',
+] as const
+export const SOURCE_COLUMNS = [
+  'region',
+  'city',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'destination',
+  'source',
+] as const
+export const FACT_COLUMNS = [...REQUEST_COLUMNS, ...SOURCE_COLUMNS] as const
+
+/** Every column of a click row: the link, the instant, the visitor hash and the facts. */
+export const CLICK_ROW_COLUMNS = [
+  'link_id',
+  'at',
+  'visitor',
+  ...FACT_COLUMNS,
+] as const satisfies readonly (keyof ClickRow)[]
 
 export interface ClickColumns {
   linkIds: number[]

@@ -1,4 +1,5 @@
 import type { ClicksTable } from '../db/types.js'
+import { FACT_COLUMNS } from './columns.js'
 /**
  * A click as the redirect hands it over, after the response is on its way: the raw request
  * facts and the destination it chose only. Country, region, city, platform, browser, device,
@@ -24,23 +25,7 @@ export interface ClickEvent {
 export type ClickRow = ClicksTable
 
 /** The statistic dimensions kept per link and day (`total` is the day's click count). */
-export const DIMENSIONS = [
-  'total',
-  'hour',
-  'country',
-  'platform',
-  'browser',
-  'device',
-  'language',
-  'referrer',
-  'region',
-  'city',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'destination',
-  'source',
-] as const
+export const DIMENSIONS = ['total', 'hour', ...FACT_COLUMNS] as const
 export type Dimension = (typeof DIMENSIONS)[number]
 
 /** The dimensions of the stats lists (all but the total). */

@@ -5,6 +5,7 @@
  */
 import type SQLite from 'better-sqlite3'
 import { visitorIncrements } from './aggregate.js'
+import { CLICK_ROW_COLUMNS } from './columns.js'
 import type { ClickRow } from './event.js'
 import type { ClickBatch, ClickStore } from './store.js'
 
@@ -12,24 +13,7 @@ import type { ClickBatch, ClickStore } from './store.js'
 const ROWS_PER_INSERT = 64
 
 function values(row: ClickRow): (string | number | null)[] {
-  return [
-    row.link_id,
-    row.at,
-    row.country,
-    row.platform,
-    row.browser,
-    row.device,
-    row.language,
-    row.referrer,
-    row.visitor,
-    row.region,
-    row.city,
-    row.utm_source,
-    row.utm_medium,
-    row.utm_campaign,
-    row.destination,
-    row.source,
-  ]
+  return CLICK_ROW_COLUMNS.map((column) => row[column])
 }
 
 export class SqliteClickStore implements ClickStore {
@@ -39,9 +23,10 @@ export class SqliteClickStore implements ClickStore {
     const exists = db.prepare('SELECT 1 FROM links WHERE id = ?').pluck()
     const insertClicks = (n: number) =>
       db.prepare(
-        'INSERT INTO clicks (link_id, at, country, platform, browser, device, language, referrer, visitor, ' +
-          'region, city, utm_source, utm_medium, utm_campaign, destination, source) VALUES ' +
-          Array.from({ length: n }, () => `(${Array(16).fill('?').join(', ')})`).join(', '),
+        `INSERT INTO clicks (${CLICK_ROW_COLUMNS.join(', ')}) VALUES ` +
+          Array.from({ length: n }, () => `(${CLICK_ROW_COLUMNS.map(() => '?').join(', ')})`).join(
+            ', ',
+          ),
       )
     const insertOne = insertClicks(1)
     const insertMany = insertClicks(ROWS_PER_INSERT)

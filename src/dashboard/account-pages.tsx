@@ -5,7 +5,7 @@ import type { ApiKeyRow, UserRow } from '../db/types.js'
 import type { FieldMessages } from '../shared/errors.js'
 import type { Form } from './context.js'
 import type { RenderedPage } from '../pages/layout.js'
-import { CsrfField, TextField } from './components.js'
+import { CsrfField, Notice, TextField } from './components.js'
 import { RetentionNote } from './retention-note.js'
 import { inPeoplesWords, labelled } from './messages.js'
 import { dashboardPage, type Viewer } from './shell.js'
@@ -61,11 +61,7 @@ export function accountPage(viewer: Viewer, user: UserRow, input: AccountPageInp
     viewer,
     children: (
       <>
-        {input.notice ? (
-          <p class="notice" role="status" id="notice">
-            {input.notice}
-          </p>
-        ) : null}
+        <Notice text={input.notice} />
         <section class="panel" aria-labelledby="profile-heading">
           <h2 id="profile-heading">Profile</h2>
           <p class="muted small">

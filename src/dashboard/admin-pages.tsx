@@ -7,7 +7,7 @@ import type { UserRow } from '../db/types.js'
 import type { RenderedPage } from '../pages/layout.js'
 import type { FieldMessages } from '../shared/errors.js'
 import { USER_ROLES } from '../users/schema.js'
-import { CsrfField, TextField } from './components.js'
+import { CsrfField, Notice, TextField } from './components.js'
 import { RetentionNote } from './retention-note.js'
 import type { Form } from './context.js'
 import { inPeoplesWords, labelled } from './messages.js'
@@ -50,11 +50,7 @@ export function adminPage(
     viewer,
     children: (
       <>
-        {input.notice ? (
-          <p class="notice" role="status" id="notice">
-            {input.notice}
-          </p>
-        ) : null}
+        <Notice text={input.notice} />
         <p class="row-actions">
           <a class="button" href="/dashboard/admin/users/new" id="new-user">
             New user

@@ -48,6 +48,50 @@ export function TextField(props: {
   )
 }
 
+/** The notice a page shows after a change (its redirect's `?notice=`), announced as a status. */
+export function Notice(props: { text: string | null | undefined }) {
+  return props.text ? (
+    <p class="notice" role="status" id="notice">
+      {props.text}
+    </p>
+  ) : null
+}
+
+const numbers = new Intl.NumberFormat('en-US')
+
+/**
+ * The links to the previous and next page of a list around "Page n of m" (`capped`: the last
+ * page is not known, "Page n"); none when there is one page only.
+ */
+export function Pager(props: {
+  page: number
+  lastPage: number
+  capped?: boolean
+  href: (page: number) => string
+}) {
+  const { page, lastPage } = props
+  if (lastPage <= 1) return null
+  return (
+    <nav class="pager" aria-label="Pages">
+      {page > 1 ? (
+        <a rel="prev" href={props.href(page - 1)}>
+          Previous
+        </a>
+      ) : null}
+      <span>
+        {props.capped
+          ? `Page ${numbers.format(page)}`
+          : `Page ${numbers.format(page)} of ${numbers.format(lastPage)}`}
+      </span>
+      {page < lastPage ? (
+        <a rel="next" href={props.href(page + 1)}>
+          Next
+        </a>
+      ) : null}
+    </nav>
+  )
+}
+
 /** One centred card with a heading, for pages outside the signed-in layout. */
 export function Card(props: { title: string; children: ComponentChildren }) {
   return (

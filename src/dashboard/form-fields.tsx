@@ -117,8 +117,15 @@ export function Select(props: {
   )
 }
 
-export function Checkbox(props: { name: string; value: string; label: string; checked: boolean }) {
-  const id = idOf(`${props.name}-${props.value}`)
+export function Checkbox(props: {
+  name: string
+  value: string
+  label: string
+  checked: boolean
+  /** The element id, when not the one of the name and value. */
+  id?: string
+}) {
+  const id = props.id ?? idOf(`${props.name}-${props.value}`)
   return (
     <div class="check">
       <input

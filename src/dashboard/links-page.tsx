@@ -7,7 +7,7 @@
  */
 import type { LinkRecord, LinkListQuery } from '../links/schema.js'
 import type { RenderedPage } from '../pages/layout.js'
-import { RefusedFilters } from './components.js'
+import { Pager, RefusedFilters } from './components.js'
 import { LinkRow } from './link-list-row.js'
 import { LinkToolbar, SortHeader } from './link-list-toolbar.js'
 import { SelectAll } from './link-row-actions.js'
@@ -140,25 +140,12 @@ export function linksPage(viewer: Viewer, input: LinksPageInput): RenderedPage {
             </table>
           </div>
         ) : null}
-        {lastPage > 1 ? (
-          <nav class="pager" aria-label="Pages">
-            {input.page > 1 ? (
-              <a rel="prev" href={pageHref(input.search, input.page - 1)}>
-                Previous
-              </a>
-            ) : null}
-            <span>
-              {input.capped
-                ? `Page ${numbers.format(input.page)}`
-                : `Page ${numbers.format(input.page)} of ${numbers.format(lastPage)}`}
-            </span>
-            {input.page < lastPage ? (
-              <a rel="next" href={pageHref(input.search, input.page + 1)}>
-                Next
-              </a>
-            ) : null}
-          </nav>
-        ) : null}
+        <Pager
+          page={input.page}
+          lastPage={lastPage}
+          capped={input.capped}
+          href={(page) => pageHref(input.search, page)}
+        />
       </>
     ),
   })

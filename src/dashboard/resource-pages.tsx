@@ -8,7 +8,14 @@
 import type { ComponentChildren } from 'preact'
 import type { RenderedPage } from '../pages/layout.js'
 import type { FieldMessages } from '../shared/errors.js'
-import { CsrfField, FilterSelect, OrderAndRows, RefusedFilters } from './components.js'
+import {
+  CsrfField,
+  FilterSelect,
+  Notice,
+  OrderAndRows,
+  Pager,
+  RefusedFilters,
+} from './components.js'
 import { inPeoplesWords, labelled } from './messages.js'
 import { dashboardPage, sectionHome, type Section, type Viewer } from './shell.js'
 
@@ -100,14 +107,6 @@ function FieldError(props: { id: string; messages: string[] }) {
       {props.messages.join(' ')}
     </p>
   )
-}
-
-function Notice(props: { text: string | null }) {
-  return props.text ? (
-    <p class="notice" role="status" id="notice">
-      {props.text}
-    </p>
-  ) : null
 }
 
 function pageHref(base: string, query: ListInput<unknown>['query'], page: number): string {
@@ -221,23 +220,11 @@ export function resourceListPage<Row extends { id: number }>(
             </table>
           </div>
         ) : null}
-        {lastPage > 1 ? (
-          <nav class="pager" aria-label="Pages">
-            {input.page > 1 ? (
-              <a rel="prev" href={pageHref(view.base, query, input.page - 1)}>
-                Previous
-              </a>
-            ) : null}
-            <span>
-              Page {numbers.format(input.page)} of {numbers.format(lastPage)}
-            </span>
-            {input.page < lastPage ? (
-              <a rel="next" href={pageHref(view.base, query, input.page + 1)}>
-                Next
-              </a>
-            ) : null}
-          </nav>
-        ) : null}
+        <Pager
+          page={input.page}
+          lastPage={lastPage}
+          href={(page) => pageHref(view.base, query, page)}
+        />
       </>
     ),
   })

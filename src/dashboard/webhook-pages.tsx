@@ -9,7 +9,8 @@ import { EVENT_TYPES } from '../events/types.js'
 import type { RenderedPage } from '../pages/layout.js'
 import type { FieldMessages } from '../shared/errors.js'
 import type { LoggedDelivery } from '../webhooks/store.js'
-import { CsrfField } from './components.js'
+import { CsrfField, Notice } from './components.js'
+import { Checkbox, Errors } from './form-fields.js'
 import { dashboardPage, type Viewer } from './shell.js'
 
 const when = (ms: number | null) =>
@@ -51,11 +52,7 @@ export function webhooksPage(
     viewer,
     children: (
       <>
-        {input.notice ? (
-          <p class="notice" role="status" id="notice">
-            {input.notice}
-          </p>
-        ) : null}
+        <Notice text={input.notice} />
         <section class="panel" aria-labelledby="hooks-heading">
           <h2 id="hooks-heading">Your webhooks</h2>
           {input.hooks.length === 0 ? (
@@ -98,43 +95,30 @@ export function webhooksPage(
               aria-invalid={errors.url ? 'true' : undefined}
               aria-describedby={errors.url ? 'url-error' : undefined}
             />
-            {errors.url ? (
-              <p class="field-error" id="url-error">
-                {errors.url.join(' ')}
-              </p>
-            ) : null}
+            <Errors id="url" messages={errors.url} />
             <fieldset class="choices" aria-describedby={errors.events ? 'events-error' : undefined}>
               <legend>Events</legend>
-              <div class="check">
-                <input
-                  type="checkbox"
-                  id="event-all"
-                  name="events[]"
-                  value="*"
-                  checked={chosen.has('*')}
-                />
-                <label for="event-all">Every event</label>
-              </div>
+              <Checkbox
+                id="event-all"
+                name="events[]"
+                value="*"
+                label="Every event"
+                checked={chosen.has('*')}
+              />
               <div class="event-grid">
                 {EVENT_TYPES.map((type) => (
-                  <div class="check" key={type}>
-                    <input
-                      type="checkbox"
-                      id={`event-${type.replace('.', '-')}`}
-                      name="events[]"
-                      value={type}
-                      checked={chosen.has(type)}
-                    />
-                    <label for={`event-${type.replace('.', '-')}`}>{type}</label>
-                  </div>
+                  <Checkbox
+                    key={type}
+                    id={`event-${type.replace('.', '-')}`}
+                    name="events[]"
+                    value={type}
+                    label={type}
+                    checked={chosen.has(type)}
+                  />
                 ))}
               </div>
             </fieldset>
-            {errors.events ? (
-              <p class="field-error" id="events-error">
-                {errors.events.join(' ')}
-              </p>
-            ) : null}
+            <Errors id="events" messages={errors.events} />
             <p class="actions">
               <button type="submit" id="create-webhook">
                 Add webhook
@@ -186,11 +170,7 @@ export function webhookPage(
     viewer,
     children: (
       <>
-        {input.notice ? (
-          <p class="notice" role="status" id="notice">
-            {input.notice}
-          </p>
-        ) : null}
+        <Notice text={input.notice} />
         <section class="panel">
           <dl>
             <dt>URL</dt>

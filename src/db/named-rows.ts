@@ -1,12 +1,28 @@
 /**
- * What the stores of spaces and pixels share: rows that belong to one user and carry a name
- * unique among that user's rows. Each store names its table and adds its own list filters.
+ * What the stores of spaces, pixels and UTM templates share: rows that belong to one user and
+ * carry a name unique among that user's rows. Each store names its table and adds its own list
+ * filters.
  */
 import type { Expression, Generated, Selectable, Simplify, SqlBool } from 'kysely'
 import type { Db } from './connect.js'
 import { fetchPage, type Page, type PageRequest } from './paging.js'
 import { containsInsensitive, textSortKey } from './sql-helpers.js'
 import type { Database } from './types.js'
+
+/** What a service of named rows reads of its store (resources/named-row-service.ts). */
+export interface NamedRowReads<Row, Filter> {
+  list(userId: number, filter: Filter, page: PageRequest): Promise<Page<Row>>
+  find(userId: number, id: number): Promise<Row | undefined>
+  findByName(userId: number, name: string): Promise<Row | undefined>
+}
+
+/** A store of named rows: the rows, their fields to write and the filters of a list. */
+export interface NamedRows<Row, Fields, Filter> extends NamedRowReads<Row, Filter> {
+  findMany(userId: number, ids: number[]): Promise<Row[]>
+  create(userId: number, fields: Fields, now: number): Promise<Row>
+  update(id: number, fields: Partial<Fields>, now: number): Promise<Row>
+  delete(id: number): Promise<void>
+}
 
 /** The columns every table of named rows has: all that this module reads or compares. */
 export interface NamedRowColumns {

@@ -2,36 +2,27 @@
  * Pixels: unique names per user, type-specific values; deleting one detaches it from its links,
  * each of which raises `link.updated` in the same transaction.
  */
-import type { Page, PageRequest } from '../db/paging.js'
+import { NamedRowService } from '../resources/named-row-service.js'
 import type { PixelRow } from '../db/types.js'
 import type { DomainEvents } from '../events/bus.js'
 import { changedFields, type LinkSnapshotsOf } from '../events/types.js'
-import { FieldErrors, NotFoundError } from '../shared/errors.js'
+import { FieldErrors } from '../shared/errors.js'
 import type { LinkKeysOf } from '../shared/link-keys.js'
-import { takenMessage, writeUnique } from '../db/unique.js'
 import { toPixelRecord } from './record.js'
 import type { PixelInput } from './schema.js'
 import type { PixelFields, PixelFilter, PixelStore } from './store.js'
 import { canonicalPixelType, pixelValueProblem, type PixelType } from './types.js'
 
-export class PixelService {
+export class PixelService extends NamedRowService<PixelRow, PixelFilter, PixelStore> {
   constructor(
-    private readonly store: PixelStore,
+    store: PixelStore,
     private readonly linkKeys: LinkKeysOf,
     /** The links carrying a pixel, as their records are now. */
     private readonly linksOf: LinkSnapshotsOf,
-    private readonly events: DomainEvents,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  list(userId: number, filter: PixelFilter, page: PageRequest): Promise<Page<PixelRow>> {
-    return this.store.list(userId, filter, page)
-  }
-
-  async get(userId: number, id: number): Promise<PixelRow> {
-    const pixel = await this.store.find(userId, id)
-    if (!pixel) throw new NotFoundError()
-    return pixel
+    events: DomainEvents,
+    now: () => number = Date.now,
+  ) {
+    super(store, events, now)
   }
 
   findMany(userId: number, ids: number[]): Promise<PixelRow[]> {
@@ -39,25 +30,18 @@ export class PixelService {
   }
 
   async create(userId: number, input: PixelInput, errors = new FieldErrors()): Promise<PixelRow> {
-    for (const field of ['name', 'type', 'value'] as const) {
-      if (input[field] === undefined && !errors.has(field))
-        errors.add(field, `The ${field} field is required.`)
-    }
+    this.require(input, ['name', 'type', 'value'], errors)
     const fields = await this.fields(userId, input, errors, null)
-    errors.throwIfAny()
-    const now = this.now()
-    return writeUnique(errors, 'name', () =>
-      this.events.commit(async (raise) => {
-        const pixel = await this.store.create(userId, fields as PixelFields, now)
-        await raise({
-          type: 'pixel.created',
-          userId,
-          at: now,
-          data: { pixel: toPixelRecord(pixel) },
-        })
-        return pixel
-      }),
-    )
+    return this.write(errors, async (raise, now) => {
+      const pixel = await this.store.create(userId, fields as PixelFields, now)
+      await raise({
+        type: 'pixel.created',
+        userId,
+        at: now,
+        data: { pixel: toPixelRecord(pixel) },
+      })
+      return pixel
+    })
   }
 
   async update(
@@ -68,29 +52,23 @@ export class PixelService {
   ): Promise<PixelRow> {
     const pixel = await this.get(userId, id)
     const fields = await this.fields(userId, input, errors, pixel)
-    errors.throwIfAny()
-    const now = this.now()
-    return writeUnique(errors, 'name', () =>
-      this.events.commit(async (raise) => {
-        const updated = await this.store.update(pixel.id, fields, now)
-        const record = toPixelRecord(updated)
-        await raise({
-          type: 'pixel.updated',
-          userId,
-          at: now,
-          data: { pixel: record, changed: changedFields(toPixelRecord(pixel), record) },
-          // The pixel pages of its links show the new value.
-          links: await this.linkKeys({ pixelId: pixel.id }),
-        })
-        return updated
-      }),
-    )
+    return this.write(errors, async (raise, now) => {
+      const updated = await this.store.update(pixel.id, fields, now)
+      const record = toPixelRecord(updated)
+      await raise({
+        type: 'pixel.updated',
+        userId,
+        at: now,
+        data: { pixel: record, changed: changedFields(toPixelRecord(pixel), record) },
+        // The pixel pages of its links show the new value.
+        links: await this.linkKeys({ pixelId: pixel.id }),
+      })
+      return updated
+    })
   }
 
-  async delete(userId: number, id: number): Promise<PixelRow> {
-    const pixel = await this.get(userId, id)
-    const now = this.now()
-    await this.events.commit(async (raise) => {
+  delete(userId: number, id: number): Promise<PixelRow> {
+    return this.remove(userId, id, async (pixel, raise, now) => {
       // Its links lose it: each is a changed link (its record's `pixels`, its pixel page).
       const carriers = await this.linksOf({ pixelId: pixel.id })
       await this.store.delete(pixel.id)
@@ -114,7 +92,6 @@ export class PixelService {
         },
       )
     })
-    return pixel
   }
 
   private async fields(
@@ -123,12 +100,12 @@ export class PixelService {
     errors: FieldErrors,
     current: PixelRow | null,
   ): Promise<Partial<PixelFields>> {
-    const fields: Partial<PixelFields> = {}
-    if (input.name !== undefined && !errors.has('name')) {
-      const other = await this.store.findByName(userId, input.name)
-      if (other && other.id !== current?.id) errors.add('name', takenMessage('name'))
-      fields.name = input.name
-    }
+    const fields: Partial<PixelFields> = await this.freeName(
+      userId,
+      input.name,
+      current?.id ?? null,
+      errors,
+    )
     if (input.type !== undefined) fields.type = canonicalPixelType(input.type)
     if (input.value !== undefined) fields.value = input.value
     // The value's format depends on the type, either of which may be the stored one.

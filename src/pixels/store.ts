@@ -1,7 +1,7 @@
 /** Pixels: a user's tracking identifiers. */
 import { sql, type SqlBool } from 'kysely'
 import type { Db } from '../db/connect.js'
-import { NamedRowStore } from '../db/named-rows.js'
+import { NamedRowStore, type NamedRows } from '../db/named-rows.js'
 import type { Page, PageRequest } from '../db/paging.js'
 import type { PixelRow } from '../db/types.js'
 import type { PixelType } from './types.js'
@@ -18,15 +18,7 @@ export interface PixelFilter {
   sortBy: 'id' | 'name'
 }
 
-export interface PixelStore {
-  list(userId: number, filter: PixelFilter, page: PageRequest): Promise<Page<PixelRow>>
-  find(userId: number, id: number): Promise<PixelRow | undefined>
-  findByName(userId: number, name: string): Promise<PixelRow | undefined>
-  findMany(userId: number, ids: number[]): Promise<PixelRow[]>
-  create(userId: number, fields: PixelFields, now: number): Promise<PixelRow>
-  update(id: number, fields: Partial<PixelFields>, now: number): Promise<PixelRow>
-  delete(id: number): Promise<void>
-}
+export type PixelStore = NamedRows<PixelRow, PixelFields, PixelFilter>
 
 export class SqlPixelStore extends NamedRowStore<'pixels', PixelFields> implements PixelStore {
   constructor(db: Db) {

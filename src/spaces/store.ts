@@ -1,6 +1,6 @@
 /** Spaces: a user's folders for links. */
 import type { Db } from '../db/connect.js'
-import { NamedRowStore } from '../db/named-rows.js'
+import { NamedRowStore, type NamedRows } from '../db/named-rows.js'
 import type { Page, PageRequest } from '../db/paging.js'
 import type { SpaceRow } from '../db/types.js'
 
@@ -14,15 +14,7 @@ export interface SpaceFilter {
   sortBy: 'id' | 'name'
 }
 
-export interface SpaceStore {
-  list(userId: number, filter: SpaceFilter, page: PageRequest): Promise<Page<SpaceRow>>
-  find(userId: number, id: number): Promise<SpaceRow | undefined>
-  findByName(userId: number, name: string): Promise<SpaceRow | undefined>
-  findMany(userId: number, ids: number[]): Promise<SpaceRow[]>
-  create(userId: number, fields: SpaceFields, now: number): Promise<SpaceRow>
-  update(id: number, fields: Partial<SpaceFields>, now: number): Promise<SpaceRow>
-  delete(id: number): Promise<void>
-}
+export type SpaceStore = NamedRows<SpaceRow, SpaceFields, SpaceFilter>
 
 export class SqlSpaceStore extends NamedRowStore<'spaces', SpaceFields> implements SpaceStore {
   constructor(db: Db) {

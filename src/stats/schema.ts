@@ -2,6 +2,7 @@
  * The statistics API's shapes, declared once for the TypeScript types, the validation, the
  * serialisation and the OpenAPI document: the names, the query and the `{value,count}` row.
  */
+import { REQUEST_COLUMNS, SOURCE_COLUMNS } from '../clicks/columns.js'
 import { monthlyOf, type Dimension, type ListDimension } from '../clicks/event.js'
 import {
   FormattedString,
@@ -16,20 +17,9 @@ import {
 export const STAT_NAMES = [
   'clicks',
   'clicks_hour',
-  'country',
-  'platform',
-  'browser',
-  'device',
-  'language',
-  'referrer',
+  ...REQUEST_COLUMNS,
   'imported',
-  'region',
-  'city',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'destination',
-  'source',
+  ...SOURCE_COLUMNS,
 ] as const
 export type StatName = (typeof STAT_NAMES)[number]
 

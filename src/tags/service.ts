@@ -3,33 +3,24 @@
  * into it; deleting one takes it off its links, which stay. Each link whose record changes
  * with a tag (its `tags`) raises link.updated.
  */
-import type { Page, PageRequest } from '../db/paging.js'
+import { NamedRowService } from '../resources/named-row-service.js'
 import type { TagRow } from '../db/types.js'
 import type { DomainEvents } from '../events/bus.js'
 import { changedFields, type LinkSnapshot, type LinkSnapshotsOf } from '../events/types.js'
-import { FieldErrors, NotFoundError } from '../shared/errors.js'
-import { writeUnique } from '../db/unique.js'
+import { FieldErrors } from '../shared/errors.js'
 import { compareTagNames, tagNameProblem } from './names.js'
 import { toTagRecord } from './record.js'
 import type { TagInput } from './schema.js'
 import type { TagFields, TagFilter, TagStore } from './store.js'
 
-export class TagService {
+export class TagService extends NamedRowService<TagRow, TagFilter, TagStore> {
   constructor(
-    private readonly store: TagStore,
+    store: TagStore,
     private readonly linksOf: LinkSnapshotsOf,
-    private readonly events: DomainEvents,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  list(userId: number, filter: TagFilter, page: PageRequest): Promise<Page<TagRow>> {
-    return this.store.list(userId, filter, page)
-  }
-
-  async get(userId: number, id: number): Promise<TagRow> {
-    const tag = await this.store.find(userId, id)
-    if (!tag) throw new NotFoundError()
-    return tag
+    events: DomainEvents,
+    now: () => number = Date.now,
+  ) {
+    super(store, events, now)
   }
 
   /** The user's tag of that name (ignoring case), or undefined. */
@@ -46,21 +37,14 @@ export class TagService {
   }
 
   async create(userId: number, input: TagInput, errors = new FieldErrors()): Promise<TagRow> {
-    if (input.name === undefined && !errors.has('name'))
-      errors.add('name', 'The name field is required.')
+    this.require(input, ['name'], errors)
     const fields = this.fields(input, errors)
-    if (fields.name !== undefined && (await this.store.findByName(userId, fields.name))) {
-      errors.add('name', 'The name has already been taken.')
-    }
-    errors.throwIfAny()
-    const now = this.now()
-    return writeUnique(errors, 'name', () =>
-      this.events.commit(async (raise) => {
-        const tag = await this.store.create(userId, { color: 1, ...fields } as TagFields, now)
-        await raise({ type: 'tag.created', userId, at: now, data: { tag: toTagRecord(tag) } })
-        return tag
-      }),
-    )
+    if (fields.name !== undefined) await this.checkNameFree(userId, fields.name, null, errors)
+    return this.write(errors, async (raise, now) => {
+      const tag = await this.store.create(userId, { color: 1, ...fields } as TagFields, now)
+      await raise({ type: 'tag.created', userId, at: now, data: { tag: toTagRecord(tag) } })
+      return tag
+    })
   }
 
   async update(
@@ -96,10 +80,8 @@ export class TagService {
     })
   }
 
-  async delete(userId: number, id: number): Promise<TagRow> {
-    const tag = await this.get(userId, id)
-    const now = this.now()
-    await this.events.commit(async (raise) => {
+  delete(userId: number, id: number): Promise<TagRow> {
+    return this.remove(userId, id, async (tag, raise, now) => {
       const carriers = await this.carriersOf(tag.id)
       await this.store.delete(tag.id)
       await raise(
@@ -107,7 +89,6 @@ export class TagService {
         { type: 'tag.deleted', userId, at: now, data: { tag: toTagRecord(tag) } },
       )
     })
-    return tag
   }
 
   /** The links carrying either tag, once each, in id order. */

@@ -115,6 +115,8 @@ describe('slink serve', () => {
             authorization: 'Bearer initial-key-0123456789abcdefghijklmn',
             'content-type': 'application/x-www-form-urlencoded',
             'content-length': '10',
+            // The server's 100 Continue says it has read the headers: the request is in flight.
+            expect: '100-continue',
           },
         },
         (res) => {
@@ -124,12 +126,12 @@ describe('slink serve', () => {
       )
       req.on('error', reject)
       req.write('name=')
-      setTimeout(() => {
+      req.on('continue', () => {
         server.kill()
         server.kill()
         // The rest of the body only once the service says it is stopping.
         server.waitFor(/SIGTERM received/).then(() => req.end('Inbox'), reject)
-      }, 200)
+      })
     })
     expect(await answer).toBe(201)
     expect(await server.exited).toBe(0)

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate, migrateTo } from '../../src/db/migrate.js'
 import { SqlLinkStore } from '../../src/links/store.js'
@@ -272,6 +272,8 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL', () => {
 
   it('give the total of the list without a filter, folded into one row after many reads', async () => {
     const links = new SqlLinkStore(db)
+    // The fold a read starts after its answer, as it settles.
+    const fold = vi.spyOn(links, 'foldLinkCounts')
     const alice = await owner(db, 'alice@example.com')
     for (let i = 0; i < 70; i++) await links.create(alice.link(`link-${i}`), [])
     expect(await changeRows(db, alice.id)).toBe(70)
@@ -289,10 +291,10 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL', () => {
       OWNED_AT,
     )
     expect(searched.total).toBe(70)
-    // That read found 71 rows, more than it sums without folding: it folded them after it answered.
-    for (let tries = 0; (await changeRows(db, alice.id)) > 1 && tries < 100; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
+    // The first read found 71 rows, more than it sums without folding: it folded them after it
+    // answered (the search counts its links, and folds nothing).
+    expect(fold.mock.calls).toEqual([[alice.id]])
+    await fold.mock.results[0]!.value
     expect(await changeRows(db, alice.id)).toBe(1)
     expect((await links.list(alice.id, everything, firstPage, OWNED_AT)).total).toBe(75)
 
@@ -313,7 +315,13 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL', () => {
 
   it('report a fold that fails and lose nothing by it; the next read folds', async () => {
     const reported: unknown[] = []
-    const links = new SqlLinkStore(db, (error) => reported.push(error))
+    let told = () => {}
+    const failedOnce = new Promise<void>((resolve) => (told = resolve))
+    const links = new SqlLinkStore(db, (error) => {
+      reported.push(error)
+      told()
+    })
+    const fold = vi.spyOn(links, 'foldLinkCounts')
     const alice = await owner(db, 'alice@example.com')
     for (let i = 0; i < 70; i++) await links.create(alice.link(`link-${i}`), [])
     // A create writes a row of +1; a fold writes the sum of the rows it takes: refused here.
@@ -321,15 +329,10 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL', () => {
       AS $$ BEGIN RAISE EXCEPTION 'no sums here'; END $$`.execute(db.kysely)
     await sql`CREATE TRIGGER refuse_sums BEFORE INSERT ON link_count_deltas FOR EACH ROW
       WHEN (NEW.delta > 1) EXECUTE FUNCTION refuse_sums()`.execute(db.kysely)
-    const waitFor = async (done: () => Promise<boolean>) => {
-      for (let tries = 0; !(await done()) && tries < 100; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 20))
-      }
-    }
 
     try {
       expect((await links.list(alice.id, everything, firstPage, OWNED_AT)).total).toBe(70)
-      await waitFor(async () => reported.length > 0)
+      await failedOnce
       expect(reported.map((error) => (error as Error).message)).toEqual(['no sums here'])
       expect(await changeRows(db, alice.id)).toBe(70)
       expect(await counts(db)).toEqual({ kept: { [alice.id]: 70 }, real: { [alice.id]: 70 } })
@@ -339,7 +342,8 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL', () => {
       await sql`DROP FUNCTION refuse_sums()`.execute(db.kysely)
     }
     expect((await links.list(alice.id, everything, firstPage, OWNED_AT)).total).toBe(70)
-    await waitFor(async () => (await changeRows(db, alice.id)) === 1)
+    expect(fold).toHaveBeenCalledTimes(2)
+    await fold.mock.results[1]!.value
     expect(await changeRows(db, alice.id)).toBe(1)
     expect(reported).toHaveLength(1)
   })

@@ -32,6 +32,7 @@ const DOMAIN_FOLDERS = [
   'passwords',
   'pixels',
   'redirects',
+  'resources',
   'sessions',
   'shared',
   'spaces',
