@@ -4,7 +4,7 @@
  * of the user's tags (a GET form, `?tag=NAME`) narrows all of it to the links carrying one; a
  * name none of the user's tags has is said so, with no numbers.
  */
-import { Fragment } from 'preact'
+import { Fragment, type ComponentChildren } from 'preact'
 import type { LinkRecord } from '../links/schema.js'
 import type { RenderedPage } from '../pages/layout.js'
 import { safeHref } from '../pages/safe-values.js'
@@ -133,45 +133,37 @@ export function overviewPage(
   shortened: LinkRecord | null = null,
   tags: OverviewTags = { names: [], asked: null },
 ): RenderedPage {
+  const page = (children: ComponentChildren) =>
+    dashboardPage({ title: 'Overview', section: 'overview', viewer, children })
   const asked = tags.asked
   const choice = tags.names.length > 0 || asked !== null ? <TagChoice tags={tags} /> : null
   if (data === null || (asked !== null && 'unknown' in asked)) {
     const name = asked !== null && 'unknown' in asked ? asked.unknown : ''
-    return dashboardPage({
-      title: 'Overview',
-      section: 'overview',
-      viewer,
-      children: (
-        <>
-          <ShortenBox csrf={viewer.csrf} from="overview" created={shortened} />
-          {choice}
-          <div class="notice" role="alert" id="unknown-tag">
-            <p>
-              You have no tag named <strong>{name}</strong>. Choose one of your tags above, or{' '}
-              <a href="/dashboard">all links</a>.
-            </p>
-          </div>
-        </>
-      ),
-    })
+    return page(
+      <>
+        <ShortenBox csrf={viewer.csrf} from="overview" created={shortened} />
+        {choice}
+        <div class="notice" role="alert" id="unknown-tag">
+          <p>
+            You have no tag named <strong>{name}</strong>. Choose one of your tags above, or{' '}
+            <a href="/dashboard">all links</a>.
+          </p>
+        </div>
+      </>,
+    )
   }
   const { totals } = data
   if (totals.links === 0 && !shortened && asked === null) {
-    return dashboardPage({
-      title: 'Overview',
-      section: 'overview',
-      viewer,
-      children: (
-        <>
-          <p class="lead" id="welcome">
-            Welcome to slink. Paste your first long URL below and press Enter: the short link
-            appears here, ready to copy.
-          </p>
-          <ShortenBox csrf={viewer.csrf} from="overview" autofocus />
-          <NextSteps />
-        </>
-      ),
-    })
+    return page(
+      <>
+        <p class="lead" id="welcome">
+          Welcome to slink. Paste your first long URL below and press Enter: the short link appears
+          here, ready to copy.
+        </p>
+        <ShortenBox csrf={viewer.csrf} from="overview" autofocus />
+        <NextSteps />
+      </>,
+    )
   }
   const figures: [string, number][] = [
     ['links', totals.links],
@@ -186,58 +178,53 @@ export function overviewPage(
     unit: 'clicks',
   })
   const recent = data.days.reduce((sum, d) => sum + d.clicks, 0)
-  return dashboardPage({
-    title: 'Overview',
-    section: 'overview',
-    viewer,
-    children: (
-      <>
-        <ShortenBox csrf={viewer.csrf} from="overview" created={shortened} />
-        {choice}
-        {asked !== null ? (
-          <p id="tag-filter">
-            Counting the {numbers.format(totals.links)} {totals.links === 1 ? 'link' : 'links'}{' '}
-            tagged <strong>{asked.name}</strong>, and the pixels and spaces they use.{' '}
-            <a href={`/dashboard/tags/${asked.id}/stats`}>Statistics of the tag</a> ·{' '}
-            <a href={taggedLinksHref(asked.name)}>its links</a>
-          </p>
-        ) : null}
-        <ul class="totals" aria-label="Totals">
-          {figures.map(([name, value]) => (
-            <li key={name} id={`total-${name}`}>
-              <strong>{grouped(value)}</strong> {name}
-            </li>
-          ))}
-        </ul>
-        <section class="panel" aria-labelledby="clicks-heading">
-          <h2 id="clicks-heading">Clicks in the last 30 days</h2>
-          <p class="muted small" id="clicks-30-days">
-            {numbers.format(recent)} {recent === 1 ? 'click' : 'clicks'} from {data.period.from} to{' '}
-            {data.period.to} (UTC)
-          </p>
-          <Trusted html={chart} />
+  return page(
+    <>
+      <ShortenBox csrf={viewer.csrf} from="overview" created={shortened} />
+      {choice}
+      {asked !== null ? (
+        <p id="tag-filter">
+          Counting the {numbers.format(totals.links)} {totals.links === 1 ? 'link' : 'links'} tagged{' '}
+          <strong>{asked.name}</strong>, and the pixels and spaces they use.{' '}
+          <a href={`/dashboard/tags/${asked.id}/stats`}>Statistics of the tag</a> ·{' '}
+          <a href={taggedLinksHref(asked.name)}>its links</a>
+        </p>
+      ) : null}
+      <ul class="totals" aria-label="Totals">
+        {figures.map(([name, value]) => (
+          <li key={name} id={`total-${name}`}>
+            <strong>{grouped(value)}</strong> {name}
+          </li>
+        ))}
+      </ul>
+      <section class="panel" aria-labelledby="clicks-heading">
+        <h2 id="clicks-heading">Clicks in the last 30 days</h2>
+        <p class="muted small" id="clicks-30-days">
+          {numbers.format(recent)} {recent === 1 ? 'click' : 'clicks'} from {data.period.from} to{' '}
+          {data.period.to} (UTC)
+        </p>
+        <Trusted html={chart} />
+      </section>
+      <div class="columns">
+        <section class="panel" aria-labelledby="top-heading">
+          <h2 id="top-heading">Top links</h2>
+          <LinkTable
+            id="top-links"
+            caption="Most clicked, all time"
+            links={data.topLinks}
+            empty="No clicks yet."
+          />
         </section>
-        <div class="columns">
-          <section class="panel" aria-labelledby="top-heading">
-            <h2 id="top-heading">Top links</h2>
-            <LinkTable
-              id="top-links"
-              caption="Most clicked, all time"
-              links={data.topLinks}
-              empty="No clicks yet."
-            />
-          </section>
-          <section class="panel" aria-labelledby="latest-heading">
-            <h2 id="latest-heading">Latest links</h2>
-            <LinkTable
-              id="latest-links"
-              caption="Newest first"
-              links={data.latestLinks}
-              empty="No links yet."
-            />
-          </section>
-        </div>
-      </>
-    ),
-  })
+        <section class="panel" aria-labelledby="latest-heading">
+          <h2 id="latest-heading">Latest links</h2>
+          <LinkTable
+            id="latest-links"
+            caption="Newest first"
+            links={data.latestLinks}
+            empty="No links yet."
+          />
+        </section>
+      </div>
+    </>,
+  )
 }

@@ -80,17 +80,29 @@ async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
 export async function emptyPostgres(
   label = 'test',
 ): Promise<{ url: string; drop(): Promise<void> }> {
+  return createdDatabase(label, '')
+}
+
+/** A new database of the server (`CREATE DATABASE … <options>`), its URL and its `drop`. */
+async function createdDatabase(
+  label: string,
+  options: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `slink_${label}_${randomBytes(6).toString('hex')}`
-  await admin((client) => client.query(`CREATE DATABASE ${name}`))
-  const url = new URL(POSTGRES_ADMIN_URL)
-  url.pathname = `/${name}`
+  await admin((client) => client.query(`CREATE DATABASE ${name} ${options}`))
   return {
-    url: url.toString(),
+    url: databaseUrl(name),
     drop: () =>
       admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
         () => {},
       ),
   }
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(POSTGRES_ADMIN_URL)
+  url.pathname = `/${name}`
+  return url.toString()
 }
 
 const MIGRATIONS = new URL('../../src/db/migrations/', import.meta.url)
@@ -117,9 +129,7 @@ function migratedTemplate(): Promise<string> {
         const building = `${name}_building`
         await client.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`)
         await client.query(`CREATE DATABASE ${building}`)
-        const url = new URL(POSTGRES_ADMIN_URL)
-        url.pathname = `/${building}`
-        const db = openDatabase({ kind: 'postgres', url: url.toString() })
+        const db = openDatabase({ kind: 'postgres', url: databaseUrl(building) })
         try {
           await migrate(db)
         } finally {
@@ -142,18 +152,7 @@ function migratedTemplate(): Promise<string> {
 export async function migratedPostgres(
   label = 'test',
 ): Promise<{ url: string; drop(): Promise<void> }> {
-  const source = await migratedTemplate()
-  const name = `slink_${label}_${randomBytes(6).toString('hex')}`
-  await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${source}`))
-  const url = new URL(POSTGRES_ADMIN_URL)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    drop: () =>
-      admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
-        () => {},
-      ),
-  }
+  return createdDatabase(label, `TEMPLATE ${await migratedTemplate()}`)
 }
 
 export async function freshPostgres(label?: string): Promise<TestDatabase> {
