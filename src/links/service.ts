@@ -67,6 +67,23 @@ function keyOf(link: LinkRow) {
   return { id: link.id, domainId: link.domain_id, alias: link.alias }
 }
 
+/** The link.updated event of a link (`row`) whose record went from `before` to `after`. */
+function linkUpdated(
+  userId: number,
+  at: number,
+  before: LinkRecord,
+  after: LinkRecord,
+  row: LinkRow,
+): Parameters<Raise>[0] {
+  return {
+    type: 'link.updated',
+    userId,
+    at,
+    data: { link: after, changed: changedFields(before, after) },
+    links: [keyOf(row)],
+  }
+}
+
 export class LinkService {
   private readonly now: () => number
   private readonly randomAlias: (attempt: number) => string
@@ -341,13 +358,7 @@ export class LinkService {
           undefined,
         )
         const after = await this.record(userId, updated)
-        await raise({
-          type: 'link.updated',
-          userId,
-          at: now,
-          data: { link: after, changed: changedFields(before, after) },
-          links: [keyOf(current)],
-        })
+        await raise(linkUpdated(userId, now, before, after, current))
         out.push(updated)
       }
       return out
@@ -396,13 +407,7 @@ export class LinkService {
           tagged.ids,
         )
         const after = linkRecord(updated, { ...before, tags: tagged.names })
-        await raise({
-          type: 'link.updated',
-          userId,
-          at: now,
-          data: { link: after, changed: changedFields(before, after) },
-          links: [keyOf(row)],
-        })
+        await raise(linkUpdated(userId, now, before, after, row))
         out.push(updated)
       }
       return out
@@ -452,13 +457,7 @@ export class LinkService {
       const before = await this.record(current.user_id, current)
       await this.deps.links.setFetchedTitle(id, url, title)
       const after = await this.record(current.user_id, { ...current, title })
-      await raise({
-        type: 'link.updated',
-        userId: current.user_id,
-        at: this.now(),
-        data: { link: after, changed: changedFields(before, after) },
-        links: [keyOf(current)],
-      })
+      await raise(linkUpdated(current.user_id, this.now(), before, after, current))
     })
   }
 
