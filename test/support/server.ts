@@ -2,6 +2,7 @@
  * A real `slink serve` process on loopback with its own SQLite file, and a small HTTP client
  * that can set any Host header (the redirect picks the domain from it).
  */
+import { sql } from 'kysely'
 import { request, type Agent } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -146,17 +147,13 @@ export async function storedClicks(
 ): Promise<{ clicks: number; rows: number }> {
   const db = openDatabase({ kind: 'sqlite', path: dbPath })
   try {
-    const link = await db.kysely
-      .selectFrom('links')
-      .select('clicks')
-      .where('id', '=', linkId)
-      .executeTakeFirstOrThrow()
-    const rows = await db.kysely
-      .selectFrom('clicks')
-      .select('link_id')
-      .where('link_id', '=', linkId)
-      .execute()
-    return { clicks: link.clicks, rows: rows.length }
+    // One statement, so one snapshot: the counter and the rows of the same commits.
+    const { rows } = await sql<{ clicks: number | null; rows: number }>`
+      SELECT (SELECT clicks FROM links WHERE id = ${linkId}) AS clicks,
+        (SELECT count(*) FROM clicks WHERE link_id = ${linkId}) AS rows`.execute(db.kysely)
+    const [read] = rows
+    if (read?.clicks === null || read === undefined) throw new Error(`no link ${linkId}`)
+    return { clicks: Number(read.clicks), rows: Number(read.rows) }
   } finally {
     await db.close()
   }
