@@ -10,9 +10,9 @@ import { chromiumCheck } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
-  fillPasswordForm,
   openPage,
   seriousAxe,
+  setFirstPassword,
   startDashboard,
   stopDashboard,
 } from '../support/dashboard-browser.js'
@@ -39,8 +39,7 @@ describe.skipIf(!chromium.ok)('the rules editor in the link form, in Chromium', 
 
   it('adds, moves and removes rules in place with htmx, and saves them in order', async () => {
     const { page, violations, context } = await openPage(browser, { track: contexts })
-    await page.goto(passwordLink)
-    await fillPasswordForm(page, origin, PASSWORD)
+    await setFirstPassword(page, passwordLink, PASSWORD)
     await page.goto(`${origin}/dashboard/links/new`)
     // A mark on the page: a full load would lose it, an htmx swap keeps it.
     await page.evaluate('window.__samePage = true')

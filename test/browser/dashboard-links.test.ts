@@ -13,9 +13,9 @@ import { chromiumCheck } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
-  fillPasswordForm,
   openPage,
   seriousAxe,
+  setFirstPassword,
   startDashboard,
   stopDashboard,
 } from '../support/dashboard-browser.js'
@@ -72,8 +72,7 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
     const pixelId = (pixel.json as { data: { id: number } }).data.id
 
     const { page, violations } = await open()
-    await page.goto(passwordLink)
-    await fillPasswordForm(page, origin, PASSWORD)
+    await setFirstPassword(page, passwordLink, PASSWORD)
 
     await page.goto(`${origin}/dashboard/links`)
     await Promise.all([page.waitForURL(`${origin}/dashboard/links/new`), page.click('#new-link')])

@@ -10,9 +10,9 @@ import { chromiumCheck } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
-  fillPasswordForm,
   openPage,
   seriousAxe,
+  setFirstPassword,
   startDashboard,
   stopDashboard,
 } from '../support/dashboard-browser.js'
@@ -37,8 +37,7 @@ describe.skipIf(!chromium.ok)('rotation weights in the link form, in Chromium', 
 
   it('says the destination URL’s share live, keeps it through htmx rows, saves the weights', async () => {
     const { page, violations, context } = await openPage(browser, { track: contexts })
-    await page.goto(passwordLink)
-    await fillPasswordForm(page, origin, PASSWORD)
+    await setFirstPassword(page, passwordLink, PASSWORD)
     await page.goto(`${origin}/dashboard/links/new`)
     await page.fill('#url', 'https://example.com/main')
     await page.click('#section-targeting summary')

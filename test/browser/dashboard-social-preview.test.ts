@@ -10,9 +10,9 @@ import { chromiumCheck } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
-  fillPasswordForm,
   openPage,
   seriousAxe,
+  setFirstPassword,
   startDashboard,
   stopDashboard,
 } from '../support/dashboard-browser.js'
@@ -54,8 +54,7 @@ describe.skipIf(!chromium.ok)('dashboard social preview in Chromium', () => {
       fetched++
       return route.fulfill({ status: 200, contentType: 'image/png', body: PNG })
     })
-    await page.goto(passwordLink)
-    await fillPasswordForm(page, origin, PASSWORD)
+    await setFirstPassword(page, passwordLink, PASSWORD)
     await page.goto(`${origin}/dashboard/links/new`)
     await page.fill('#url', 'https://example.com/social')
     await page.fill('#alias', 'social-card')

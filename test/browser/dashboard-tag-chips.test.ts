@@ -13,9 +13,9 @@ import { chromiumCheck } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
-  fillPasswordForm,
   openPage,
   seriousAxe,
+  setFirstPassword,
   startDashboard,
   stopDashboard,
   type Cookies,
@@ -70,8 +70,7 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
 
   it('makes chips from typing and suggestions, takes them off, and saves their tags', async () => {
     const { page, violations, context } = await openPage(browser, { track: contexts })
-    await page.goto(passwordLink)
-    await fillPasswordForm(page, origin, PASSWORD)
+    await setFirstPassword(page, passwordLink, PASSWORD)
     cookies = await context.cookies()
     await page.goto(`${origin}/dashboard/links/new`)
     await page.fill('#url', 'https://example.com/chips')

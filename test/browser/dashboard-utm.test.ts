@@ -10,9 +10,9 @@ import { chromiumCheck } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
-  fillPasswordForm,
   openPage,
   seriousAxe,
+  setFirstPassword,
   startDashboard,
   stopDashboard,
 } from '../support/dashboard-browser.js'
@@ -44,8 +44,7 @@ describe.skipIf(!chromium.ok)('the link form’s UTM section in Chromium', () =>
     expect(made.status).toBe(201)
 
     const { page, violations } = await openPage(browser, { track: contexts })
-    await page.goto(passwordLink)
-    await fillPasswordForm(page, origin, PASSWORD)
+    await setFirstPassword(page, passwordLink, PASSWORD)
     await page.goto(`${origin}/dashboard/links/new`)
     await page.click('#section-utm summary')
 
