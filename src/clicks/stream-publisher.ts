@@ -5,7 +5,7 @@
  * publishes at a time, the holder of the `click_stream_lease` row (renewed with every batch, taken
  * over by another process once it runs out), so across workers and machines events go out in id
  * order. While the stream is away, clicks are still stored (their events wait in the outbox) and
- * publishing is retried with a growing pause; the backlog goes out on reconnection.
+ * publishing is retried with a growing pause, and at once when the stream is back.
  */
 import { randomUUID } from 'node:crypto'
 import type { Db } from '../db/connect.js'
@@ -35,6 +35,10 @@ export class ClickStreamPublisher {
   ) {}
 
   start(): void {
+    this.sink.onBack(() => {
+      this.retryMs = MIN_RETRY_MS
+      this.nudge()
+    })
     this.nudge()
   }
 

@@ -6,7 +6,7 @@
  * and throws otherwise (the batch is published again later).
  */
 import { Redis } from 'ioredis'
-import { connect, type JetStreamClient, type NatsConnection } from 'nats'
+import { connect, Events, type JetStreamClient, type NatsConnection } from 'nats'
 
 export interface StreamEvent {
   id: number
@@ -15,6 +15,8 @@ export interface StreamEvent {
 
 export interface StreamSink {
   publish(events: readonly StreamEvent[]): Promise<void>
+  /** Calls `listener` each time the stream is reachable again after losing it. */
+  onBack(listener: () => void): void
   close(): Promise<void>
 }
 
@@ -25,6 +27,9 @@ export const REDIS_STREAM_KEY = 'slink:clicks'
 class NatsSink implements StreamSink {
   private connecting: Promise<{ nc: NatsConnection; js: JetStreamClient }> | null = null
   private readonly encoder = new TextEncoder()
+  private readonly backListeners: (() => void)[] = []
+  /** Between a `disconnect` and the next `reconnect`: a publish would only wait for its timeout. */
+  private away = false
 
   constructor(private readonly url: string) {}
 
@@ -37,6 +42,7 @@ class NatsSink implements StreamSink {
         reconnectTimeWait: 250,
         timeout: 2000,
       })
+      void this.follow(nc)
       try {
         const jsm = await nc.jetstreamManager()
         const names: string[] = []
@@ -55,8 +61,23 @@ class NatsSink implements StreamSink {
     }))
   }
 
+  private async follow(nc: NatsConnection): Promise<void> {
+    for await (const status of nc.status()) {
+      if (status.type === Events.Disconnect) this.away = true
+      if (status.type === Events.Reconnect) {
+        this.away = false
+        for (const listener of this.backListeners) listener()
+      }
+    }
+  }
+
+  onBack(listener: () => void): void {
+    this.backListeners.push(listener)
+  }
+
   async publish(events: readonly StreamEvent[]): Promise<void> {
     const { js } = await this.connection()
+    if (this.away) throw new Error('NATS is disconnected')
     await Promise.all(
       events.map((e) =>
         js.publish(NATS_SUBJECT, this.encoder.encode(e.json), {
@@ -85,6 +106,15 @@ class RedisStreamSink implements StreamSink {
       retryStrategy: (times) => Math.min(times * 100, 1000),
     })
     this.redis.on('error', () => {})
+  }
+
+  onBack(listener: () => void): void {
+    let lost = false
+    this.redis.on('close', () => (lost = true))
+    this.redis.on('ready', () => {
+      if (lost) listener()
+      lost = false
+    })
   }
 
   async publish(events: readonly StreamEvent[]): Promise<void> {
