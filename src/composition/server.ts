@@ -156,14 +156,15 @@ export async function startService(
       )
     : null
   services.onDeliveriesQueued(() => dispatcher.nudge())
+  // Imports whose process is gone end `failed` (docs/import.md): before the first answer,
+  // and as they go stale.
+  const sweepImports = () => services.imports.failAbandoned().catch(log('import sweep failed'))
+  await sweepImports()
+  const importSweep = setInterval(() => void sweepImports(), HEARTBEAT_MS)
+  importSweep.unref()
   await app.listen({ port: config.port, host: config.host })
   for (const line of greeting) say(line)
   dispatcher.start()
-  // Imports whose process is gone end `failed` (docs/import.md): now, and as they go stale.
-  const sweepImports = () => void services.imports.failAbandoned().catch(log('import sweep failed'))
-  sweepImports()
-  const importSweep = setInterval(sweepImports, HEARTBEAT_MS)
-  importSweep.unref()
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   if (!options.worker) {

@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs'
 import SQLite from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { API_KEY, eventually, startServer, type TestServer } from '../support/server.js'
+import { ABANDONED_AFTER_MS } from '../../src/imports/run.js'
 import { phpShortApi, sourceApi, type SourceApi } from '../support/source-apis.js'
 
 const PAGES = 30
@@ -75,17 +76,24 @@ describe('an import whose process is killed', () => {
     first.process.kill('SIGKILL')
     await first.process.exited
 
+    // An import is abandoned once its heartbeat is ABANDONED_AFTER_MS old: the time that passes
+    // while no process runs it is written into its record, not waited for.
+    const file = new SQLite(first.dbPath)
+    try {
+      const aged = file
+        .prepare('UPDATE imports SET updated_at = updated_at - ? WHERE id = ?')
+        .run(ABANDONED_AFTER_MS, id)
+      expect(aged.changes).toBe(1)
+    } finally {
+      file.close()
+    }
     const second = await startServer({
       IMPORT_ALLOWED_HOSTS: '127.0.0.1',
       DATABASE_URL: `sqlite:${first.dbPath}`,
     })
     cleanup.push(() => second.stop())
-    // Abandoned once its heartbeat is 20 s old; the sweep runs every 5 s.
-    const after = await eventually(
-      () => shown(second, id),
-      (s) => s.status !== 'running',
-      40_000,
-    )
+    // The new process sweeps as it starts: the import has ended before it answers.
+    const after = await shown(second, id)
     expect(after).toMatchObject({
       status: 'failed',
       error: 'interrupted by a restart; run it again — rows already imported are not duplicated',

@@ -7,8 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RETRY_DELAYS_MS } from '../../src/webhooks/schedule.js'
 import { serve, type ServeProcess } from '../support/cli.js'
 import { startCluster, type TestCluster } from '../support/cluster.js'
 import { postgresCheck } from '../support/databases.js'
@@ -94,6 +96,19 @@ describe('a server killed between a change and its delivery', () => {
     }
     child!.kill('SIGKILL')
     await child!.exited
+    // Its retry is due RETRY_DELAYS_MS[0] after the first attempt: that wait is written into the
+    // record (the delivery made due now), not waited for.
+    const file = new SQLite(join(dir, 'hooks.db'))
+    try {
+      const due = file
+        .prepare(
+          "UPDATE webhook_outbox SET next_attempt_at = next_attempt_at - ? WHERE status = 'pending'",
+        )
+        .run(RETRY_DELAYS_MS[0])
+      expect(due.changes).toBe(1)
+    } finally {
+      file.close()
+    }
 
     receiver = await startReceiver('/hook', port)
     server = await start()
