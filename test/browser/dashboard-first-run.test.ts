@@ -20,6 +20,7 @@ import {
   setFirstPassword,
   startDashboard,
   stopDashboard,
+  showAs,
 } from '../support/dashboard-browser.js'
 import type { TestServer } from '../support/server.js'
 
@@ -81,8 +82,9 @@ describe.skipIf(!chromium.ok)('the dashboard’s first minute in Chromium', () =
   })
 
   it('guides the first run: the Overview offers the box and the next steps, the URL focused', async () => {
+    const { page, violations } = await open()
     for (const view of VIEWS) {
-      const { page, violations } = await open(view)
+      await showAs(page, view)
       await page.goto(`${origin}/dashboard`)
       expect(await page.evaluate('document.activeElement.id')).toBe('shorten-url')
       expect(await page.locator('#next-steps li').count()).toBe(4)
@@ -96,8 +98,9 @@ describe.skipIf(!chromium.ok)('the dashboard’s first minute in Chromium', () =
   }, 120_000)
 
   it('shortens in one step with htmx: the page stays, the link shows with Copy and QR', async () => {
+    const { page, violations } = await open()
     for (const view of VIEWS.filter((v) => v.width === 390 || !v.dark)) {
-      const { page, violations } = await open(view)
+      await showAs(page, view)
       await page.goto(`${origin}/dashboard`)
       await page.fill('#shorten-url', `example.org/${view.name}`)
       const answered = page.waitForResponse(
@@ -151,9 +154,9 @@ describe.skipIf(!chromium.ok)('the dashboard’s first minute in Chromium', () =
   })
 
   it('shows the link form’s main fields first, Create in view at 1280×800, lists of the chosen kind', async () => {
+    const { page, violations } = await open()
     for (const view of VIEWS) {
-      const { page, violations } = await open(view)
-      await page.setViewportSize({ width: view.width, height: view.width === 390 ? 844 : 800 })
+      await showAs(page, view, view.width === 390 ? 844 : 800)
       await page.goto(`${origin}/dashboard/links/new`)
       expect(await page.evaluate('document.activeElement.id')).toBe('url')
       const create = await page.locator('#save-link').boundingBox()

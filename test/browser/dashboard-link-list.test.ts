@@ -18,6 +18,7 @@ import {
   startDashboard,
   stopDashboard,
   type Cookies,
+  showAs,
 } from '../support/dashboard-browser.js'
 import type { TestServer } from '../support/server.js'
 
@@ -72,14 +73,9 @@ describe.skipIf(!chromium.ok)('the links list in Chromium', () => {
   })
 
   it('one line per link on a desktop, the first link on a phone’s first screen, in every view', async () => {
+    const { page, violations } = await openPage(browser, { cookies, track: contexts })
     for (const { width, dark, name } of VIEWS) {
-      const { page, violations } = await openPage(browser, {
-        width,
-        dark,
-        cookies,
-        track: contexts,
-      })
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 })
+      await showAs(page, { width, dark }, width === 390 ? 844 : 800)
       await page.goto(`${origin}/dashboard/links`)
       await page.screenshot({ path: `test-artifacts/dashboard-link-list-${name}.png` })
       expect(await page.evaluate('document.documentElement.scrollWidth'), name).toBeLessThanOrEqual(
@@ -147,13 +143,9 @@ describe.skipIf(!chromium.ok)('the links list in Chromium', () => {
     expect(made.status).toBe(201)
     const hookId = (made.json as { data: { id: number } }).data.id
     expect((await s.api('POST', `/webhooks/${hookId}/test`, {})).status).toBe(202)
+    const { page, violations } = await openPage(browser, { cookies, track: contexts })
     for (const { width, dark, name } of VIEWS) {
-      const { page, violations } = await openPage(browser, {
-        width,
-        dark,
-        cookies,
-        track: contexts,
-      })
+      await showAs(page, { width, dark })
       for (const [path, shot] of [
         ['/dashboard/webhooks', 'webhooks'],
         [`/dashboard/webhooks/${hookId}`, 'webhook'],

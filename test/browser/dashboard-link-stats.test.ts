@@ -18,6 +18,7 @@ import {
   setFirstPassword,
   startDashboard,
   stopDashboard,
+  showAs,
 } from '../support/dashboard-browser.js'
 import { clicks, writeClicks } from '../support/clicks.js'
 import { decodePng } from '../support/qr.js'
@@ -81,8 +82,9 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
     openPage(browser, { ...options, cookies, track: contexts })
 
   it('draws the statistics with a map; payloads stay text; screenshots', async () => {
+    const { page, violations } = await open()
     for (const { width, dark, name } of VIEWS) {
-      const { page, violations } = await open({ width, dark })
+      await showAs(page, { width, dark })
       await page.goto(`${origin}/dashboard/links/1/stats`)
       expect(await page.locator('h1').textContent()).toBe('Link statistics')
       expect(await page.locator('#total-clicks strong').textContent()).toBe('120')

@@ -18,6 +18,7 @@ import {
   setFirstPassword,
   startDashboard,
   stopDashboard,
+  showAs,
 } from '../support/dashboard-browser.js'
 import type { TestServer } from '../support/server.js'
 
@@ -161,9 +162,10 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
 
     // Screenshots of the edit and new forms, phone and desktop, light and dark.
     const cookies = await page.context().cookies()
+    const other = await open()
+    await other.context.addCookies(cookies)
     for (const { width, dark, name } of VIEWS) {
-      const other = await open({ width, dark })
-      await other.context.addCookies(cookies)
+      await showAs(other.page, { width, dark })
       for (const [path, shot] of [
         [`/dashboard/links/${id}`, 'edit'],
         ['/dashboard/links/new', 'new'],

@@ -15,6 +15,7 @@ import {
   setFirstPassword,
   startDashboard,
   stopDashboard,
+  showAs,
 } from '../support/dashboard-browser.js'
 import type { TestServer } from '../support/server.js'
 
@@ -74,9 +75,9 @@ describe.skipIf(!chromium.ok)('rotation weights in the link form, in Chromium', 
     await expectNoCsp(page, violations)
 
     const cookies = await context.cookies()
+    const other = await openPage(browser, { cookies, track: contexts })
     for (const { width, dark, name } of VIEWS) {
-      const other = await openPage(browser, { width, dark, track: contexts })
-      await other.context.addCookies(cookies)
+      await showAs(other.page, { width, dark })
       await other.page.goto(`${origin}/dashboard/links/${id}`)
       await other.page.click('#section-targeting summary')
       expect(await seriousAxe(other.page)).toEqual([])

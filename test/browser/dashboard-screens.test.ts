@@ -16,6 +16,7 @@ import {
   setFirstPassword,
   startDashboard,
   stopDashboard,
+  showAs,
 } from '../support/dashboard-browser.js'
 import type { TestServer } from '../support/server.js'
 
@@ -171,8 +172,9 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
       ['account', '/dashboard/account'],
       ['admin', '/dashboard/admin'],
     ]
+    const { page, violations } = await open()
     for (const { width, dark, name } of VIEWS) {
-      const { page, violations } = await open({ width, dark })
+      await showAs(page, { width, dark })
       for (const [screen, path] of screens) {
         await page.goto(`${origin}${path}`)
         expect(await seriousAxe(page), `${screen} ${name}`).toEqual([])

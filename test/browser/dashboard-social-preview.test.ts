@@ -15,6 +15,7 @@ import {
   setFirstPassword,
   startDashboard,
   stopDashboard,
+  showAs,
 } from '../support/dashboard-browser.js'
 import type { TestServer } from '../support/server.js'
 
@@ -112,12 +113,13 @@ describe.skipIf(!chromium.ok)('dashboard social preview in Chromium', () => {
     const cookies = await context.cookies()
     const shown = await s.api('PATCH', `/links/${id}`, { og_title: 'Spring sale: half price' })
     expect(shown.status).toBe(200)
+    const other = await open()
+    await other.context.route('https://cdn.social.test/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'image/png', body: PNG }),
+    )
+    await other.context.addCookies(cookies)
     for (const { width, dark, name } of VIEWS) {
-      const other = await open({ width, dark })
-      await other.context.route('https://cdn.social.test/**', (route) =>
-        route.fulfill({ status: 200, contentType: 'image/png', body: PNG }),
-      )
-      await other.context.addCookies(cookies)
+      await showAs(other.page, { width, dark })
       await other.page.goto(`${origin}/dashboard/links/${id}`)
       await other.page.click('#section-social summary')
       await other.page.waitForFunction(

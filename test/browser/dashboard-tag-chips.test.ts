@@ -19,6 +19,7 @@ import {
   startDashboard,
   stopDashboard,
   type Cookies,
+  showAs,
 } from '../support/dashboard-browser.js'
 import type { TestServer } from '../support/server.js'
 
@@ -202,8 +203,12 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
   }, 60_000)
 
   it('looks right with the suggestions open and with the bulk bar open', async () => {
+    const form = await openPage(browser, { cookies, track: contexts })
+    const links = await openPage(browser, { cookies, track: contexts })
     for (const { width, dark, name } of VIEWS) {
-      const form = await view(`/dashboard/links/${saved}`, width, dark)
+      const height = width === 390 ? 844 : 800
+      await showAs(form.page, { width, dark }, height)
+      await form.page.goto(`${origin}/dashboard/links/${saved}`)
       await form.page.click('#section-organise summary')
       const entry = form.page.getByRole('combobox', { name: 'Tags' })
       await entry.pressSequentially('s')
@@ -219,7 +224,8 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
       await form.page.screenshot({ path: `test-artifacts/dashboard-tag-chips-${name}.png` })
       await expectNoCsp(form.page, form.violations)
 
-      const links = await view('/dashboard/links', width, dark)
+      await showAs(links.page, { width, dark }, height)
+      await links.page.goto(`${origin}/dashboard/links`)
       await links.page.click('#bulk-menu summary')
       await links.page.selectOption('#bulk-action', 'add_tag')
       expect(await seriousAxe(links.page)).toEqual([])

@@ -17,6 +17,7 @@ import {
   setFirstPassword,
   startDashboard,
   stopDashboard,
+  showAs,
 } from '../support/dashboard-browser.js'
 import { API_KEY, BROWSER_UA, eventually, type TestServer } from '../support/server.js'
 
@@ -100,8 +101,9 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
     })
 
   it('shows the tag’s statistics and the Overview by tag; axe; screenshots', async () => {
+    const { page, violations } = await open()
     for (const { width, dark, name } of VIEWS) {
-      const { page, violations } = await open({ width, dark })
+      await showAs(page, { width, dark }, HEIGHTS[width])
       await page.goto(`${origin}/dashboard/tags/${tagId}/stats`)
       expect(await page.locator('h1').textContent()).toBe('Tag “Spring”: 2 links')
       expect(await page.locator('#total-clicks strong').textContent()).toBe('11')

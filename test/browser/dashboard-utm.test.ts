@@ -15,6 +15,7 @@ import {
   setFirstPassword,
   startDashboard,
   stopDashboard,
+  showAs,
 } from '../support/dashboard-browser.js'
 import type { TestServer } from '../support/server.js'
 
@@ -82,9 +83,9 @@ describe.skipIf(!chromium.ok)('the link form’s UTM section in Chromium', () =>
     await expectNoCsp(page, violations)
 
     const cookies = await page.context().cookies()
+    const other = await openPage(browser, { cookies, track: contexts })
     for (const { width, dark, name } of VIEWS) {
-      const other = await openPage(browser, { width, dark, track: contexts })
-      await other.context.addCookies(cookies)
+      await showAs(other.page, { width, dark })
       await other.page.goto(`${origin}/dashboard/links/${id}`)
       await other.page.click('#section-utm summary')
       expect(await seriousAxe(other.page)).toEqual([])

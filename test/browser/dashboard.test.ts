@@ -16,6 +16,7 @@ import {
   seriousAxe,
   startDashboard,
   stopDashboard,
+  showAs,
 } from '../support/dashboard-browser.js'
 import { BROWSER_UA, eventually, type TestServer } from '../support/server.js'
 
@@ -122,13 +123,15 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
 
     // Screenshots of sign-in and the overview: phone and desktop, light and dark.
     const cookies = await page.context().cookies()
+    const anonymous = await open()
+    const signed = await open()
+    await signed.context.addCookies(cookies)
     for (const { width, dark, name } of VIEWS) {
-      const anonymous = await open({ width, dark })
+      await showAs(anonymous.page, { width, dark })
       await anonymous.page.goto(`${origin}/login`)
       expect(await seriousAxe(anonymous.page)).toEqual([])
       await anonymous.page.screenshot({ path: `test-artifacts/dashboard-login-${name}.png` })
-      const signed = await open({ width, dark })
-      await signed.context.addCookies(cookies)
+      await showAs(signed.page, { width, dark })
       await signed.page.goto(`${origin}/dashboard`)
       expect(await signed.page.locator('h1').textContent()).toBe('Overview')
       expect(await seriousAxe(signed.page)).toEqual([])

@@ -20,6 +20,7 @@ import {
   setFirstPassword,
   startDashboard,
   stopDashboard,
+  showAs,
 } from '../support/dashboard-browser.js'
 import type { TestServer } from '../support/server.js'
 import { phpShortApi, sourceApi, type SourceApi } from '../support/source-apis.js'
@@ -139,8 +140,9 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
   }, 120_000)
 
   it('both pages: no axe violation, nothing wider than a phone, screenshots light and dark', async () => {
+    const { page, violations } = await open({ signedIn: true })
     for (const { width, dark, name } of VIEWS) {
-      const { page, violations } = await open({ width, dark, signedIn: true })
+      await showAs(page, { width, dark })
       await page.goto(`${origin}/dashboard/imports`)
       expect(await seriousAxe(page)).toEqual([])
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)

@@ -85,6 +85,20 @@ export async function stopDashboard(
   await s?.stop()
 }
 
+/**
+ * Shows `page` as `view` from its next load on: the view's width (and `height`) and colour
+ * scheme. A loop over VIEWS turns one page from view to view rather than opening a context for
+ * each (a new context is a new renderer, which compiles axe-core again).
+ */
+export async function showAs(
+  page: Page,
+  view: { width: number; dark: boolean },
+  height = 900,
+): Promise<void> {
+  await page.setViewportSize({ width: view.width, height })
+  await page.emulateMedia({ colorScheme: view.dark ? 'dark' : 'light' })
+}
+
 export interface OpenOptions {
   /** Viewport width; the height is always 900. Default 1280. */
   width?: number
