@@ -28,6 +28,8 @@ class NatsSink implements StreamSink {
   private connecting: Promise<{ nc: NatsConnection; js: JetStreamClient }> | null = null
   private readonly encoder = new TextEncoder()
   private readonly backListeners: (() => void)[] = []
+  /** Publishes waiting for their acks, failed by a `disconnect` (their acks will not come). */
+  private readonly waiting = new Set<(error: Error) => void>()
   /** Between a `disconnect` and the next `reconnect`: a publish would only wait for its timeout. */
   private away = false
 
@@ -63,7 +65,10 @@ class NatsSink implements StreamSink {
 
   private async follow(nc: NatsConnection): Promise<void> {
     for await (const status of nc.status()) {
-      if (status.type === Events.Disconnect) this.away = true
+      if (status.type === Events.Disconnect) {
+        this.away = true
+        for (const fail of this.waiting) fail(new Error('NATS disconnected before acknowledging'))
+      }
       if (status.type === Events.Reconnect) {
         this.away = false
         for (const listener of this.backListeners) listener()
@@ -78,7 +83,7 @@ class NatsSink implements StreamSink {
   async publish(events: readonly StreamEvent[]): Promise<void> {
     const { js } = await this.connection()
     if (this.away) throw new Error('NATS is disconnected')
-    await Promise.all(
+    const acked = Promise.all(
       events.map((e) =>
         js.publish(NATS_SUBJECT, this.encoder.encode(e.json), {
           msgID: String(e.id),
@@ -86,6 +91,16 @@ class NatsSink implements StreamSink {
         }),
       ),
     )
+    // A batch failed by a disconnect is published again; JetStream drops what it already had.
+    acked.catch(() => {})
+    let fail!: (error: Error) => void
+    const lost = new Promise<never>((_, reject) => (fail = reject))
+    this.waiting.add(fail)
+    try {
+      await Promise.race([acked, lost])
+    } finally {
+      this.waiting.delete(fail)
+    }
   }
 
   async close(): Promise<void> {
