@@ -134,11 +134,29 @@ describe.skipIf(!chromium.ok)('the pixel page in Chromium', () => {
       { url: `${destination.origin}/consented` },
       await pixelIds(consent, pixels),
     )
+    // The page's timers run on a clock the test moves. It would have seen a page leave by
+    // itself: the same link without the consent step leaves once the clock passes the delay.
+    const control = await open({ locale: 'en-US', userAgent: LINUX_CHROME })
+    const plainAlias = await link(
+      plain,
+      { url: `${destination.origin}/control` },
+      await pixelIds(plain, pixels),
+    )
+    await control.page.clock.install()
+    await control.page.goto(`http://short.test:${plain.port}/${plainAlias}`)
+    await Promise.all([
+      control.page.waitForURL(`${destination.origin}/control`, { timeout: 5000 }),
+      control.page.clock.runFor(PIXEL_REDIRECT_DELAY_MS + 100),
+    ])
+
     const { page, requested } = await open({ locale: 'en-US', userAgent: LINUX_CHROME })
+    await page.clock.install()
     await page.goto(`http://short.test:${consent.port}/${alias}`)
     expect(await page.locator('h1').textContent()).toBe('Before you continue')
-    // Past the moment the page would leave without consent (script and meta refresh alike).
-    await page.waitForTimeout(Math.max(PIXEL_REDIRECT_DELAY_MS, PIXEL_REFRESH_SECONDS * 1000) + 300)
+    // Past the moment the page would leave without consent: no <meta refresh>, and no timer
+    // leaves as the clock runs past the delay.
+    expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0)
+    await page.clock.runFor(Math.max(PIXEL_REDIRECT_DELAY_MS, PIXEL_REFRESH_SECONDS * 1000) + 300)
     expect(page.url()).toBe(`http://short.test:${consent.port}/${alias}`)
     expect(requested).toEqual([])
     await Promise.all([
