@@ -50,7 +50,7 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
     }))
     const answer = phpShortApi('php-key', links, 1)
     api = await sourceApi(async (url, request) => {
-      await new Promise((r) => setTimeout(r, 700))
+      await new Promise((r) => setTimeout(r, 300))
       return answer(url, request)
     })
     ;({ s, browser, origin, passwordLink } = await startDashboard({
