@@ -16,7 +16,7 @@ import {
   type ServiceOptions,
   type Services,
 } from '../../src/composition/services.js'
-import { migratedPostgres } from './databases.js'
+import { migratedPostgres, migratedSqlite } from './databases.js'
 
 export const KEY_A = 'test-key-user-a-0123456789'
 export const KEY_B = 'test-key-user-b-0123456789'
@@ -67,6 +67,7 @@ export async function createTestApp(
     API_RATE_LIMIT: '10000',
     ...env,
   })
+  if (!postgres && env.DATABASE_URL === undefined) await migratedSqlite(join(dir, 'test.db'))
   const db = openDatabase(config.database)
   await migrate(db)
   const services = createServices(db, { titleFetch: false, ...serviceOptions })
