@@ -80,6 +80,19 @@ export function signInLimits(counters: Counters): SignInLimits {
   }
 }
 
+const validatorFactories = new Map<string, ReturnType<typeof strictlyCoercing>>()
+
+/** One validator compiler (and its cache) for the apps of this process that share these schemes. */
+function validatorsFor(schemes: Config['appUrlSchemes']): ReturnType<typeof strictlyCoercing> {
+  const key = [...schemes].sort().join(' ')
+  let factory = validatorFactories.get(key)
+  if (factory === undefined) {
+    factory = strictlyCoercing(AjvCompiler())
+    validatorFactories.set(key, factory)
+  }
+  return factory
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options
   const redirects = options.redirects
@@ -126,7 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    schemaController: { compilersFactory: { buildValidator: strictlyCoercing(AjvCompiler()) } },
+    schemaController: { compilersFactory: { buildValidator: validatorsFor(config.appUrlSchemes) } },
     ajv: {
       customOptions: {
         allErrors: true,
