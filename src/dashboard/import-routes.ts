@@ -92,7 +92,10 @@ export async function importPages(app: FastifyInstance, options: ImportPagesOpti
     }
     return sendError(error, request, reply)
   })
-  const fetch = jsonFetch({ policy: allowListPolicy(config.importAllowedHosts) })
+  const fetch = jsonFetch({
+    policy: allowListPolicy(config.importAllowedHosts),
+    signal: services.imports.stopSignal,
+  })
   let defaultDomainId: number | null = null
   const defaultDomain = async () =>
     (defaultDomainId ??= (await services.domains.ensureDefault(config.publicUrl)).id)

@@ -17,6 +17,8 @@ export interface FetchOptions {
   policy: AddressPolicy
   timeoutMs?: number
   maxBytes?: number
+  /** Aborts a request in flight (the process is stopping). */
+  signal?: AbortSignal
 }
 
 export function jsonFetch(options: FetchOptions): JsonFetch {
@@ -31,6 +33,7 @@ export function jsonFetch(options: FetchOptions): JsonFetch {
         timeoutMs: options.timeoutMs ?? 60_000,
         maxBytes: maxBytes + 1,
         maxRedirects: 0,
+        ...(options.signal ? { signal: options.signal } : {}),
       })
     } catch (error) {
       if (error instanceof OutboundRefused)

@@ -201,7 +201,10 @@ export async function runImport(deps: RunDeps, request: RunRequest): Promise<Run
     await store.progress(request.importId, 'done', counts, deps.now())
     return { status: 'done', counts, error: null }
   } catch (error) {
-    const message = (error as Error)?.message?.split('\n')[0] ?? String(error)
+    // A stop also ends a source's request in flight, which fails with an error of its own.
+    const message = request.signal?.aborted
+      ? INTERRUPTED
+      : ((error as Error)?.message?.split('\n')[0] ?? String(error))
     await store.progress(request.importId, 'failed', counts, deps.now(), message).catch(() => {})
     return { status: 'failed', counts, error: message }
   } finally {

@@ -57,6 +57,11 @@ export class ImportService {
     while (this.background.size > 0) await Promise.allSettled([...this.background])
   }
 
+  /** Aborted when the process stops: a source's request in flight ends with it. */
+  get stopSignal(): AbortSignal {
+    return this.stopping.signal
+  }
+
   /**
    * Stops the runs of this process after their current batch: they end `failed` with the
    * restart reason (the process is stopping), and resolves once they have.

@@ -47,7 +47,10 @@ export interface ImportRouteOptions {
 export async function importRoutes(app: FastifyInstance, options: ImportRouteOptions) {
   const { imports, publicUrl } = options
   registerUploadParser(app)
-  const fetch = jsonFetch({ policy: allowListPolicy(options.allowedHosts) })
+  const fetch = jsonFetch({
+    policy: allowListPolicy(options.allowedHosts),
+    signal: imports.stopSignal,
+  })
 
   app.post<{ Body: ImportCreateBody }>('/imports', {
     // After the key (onRequest), before the body is read.
