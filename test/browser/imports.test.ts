@@ -23,7 +23,7 @@ import {
   showAs,
 } from '../support/dashboard-browser.js'
 import type { TestServer } from '../support/server.js'
-import { phpShortApi, sourceApi, type SourceApi } from '../support/source-apis.js'
+import { gated, phpShortApi, sourceApi, type Gate, type SourceApi } from '../support/source-apis.js'
 
 const chromium = chromiumCheck()
 const PASSWORD = 'imports password 1'
@@ -34,12 +34,14 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
   let origin: string
   let passwordLink: string
   let api: SourceApi
+  let gate: Gate
   let dir: string
   let cookies: Cookies
   const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
-    // A phpShort API that answers slowly: the import runs for a few seconds.
+    // A phpShort API that holds its pages after the first until the test releases them: the
+    // import is still running when its page is first shown.
     const links = Array.from({ length: 6 }, (_, i) => ({
       id: i + 1,
       alias: `api-${i + 1}`,
@@ -48,11 +50,9 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
       clicks: i,
       created_at: '2024-01-01T00:00:00.000000Z',
     }))
-    const answer = phpShortApi('php-key', links, 1)
-    api = await sourceApi(async (url, request) => {
-      await new Promise((r) => setTimeout(r, 300))
-      return answer(url, request)
-    })
+    const held = gated(phpShortApi('php-key', links, 1), 1)
+    gate = held.gate
+    api = await sourceApi(held.answer)
     ;({ s, browser, origin, passwordLink } = await startDashboard({
       IMPORT_ALLOWED_HOSTS: '127.0.0.1',
     }))
@@ -113,6 +113,9 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
     ])
     const shownUrl = page.url()
     expect(await page.locator('#import-status').getAttribute('hx-trigger')).toBe('every 3s')
+    // Shown while running: the source has answered its first page and holds the second.
+    await gate.asked(2)
+    gate.release()
     await page.waitForSelector('#import-status .status-done', { timeout: 30_000 })
     expect(page.url()).toBe(shownUrl)
     expect(await page.locator('#import-counts').textContent()).toContain('6 created')

@@ -8,13 +8,19 @@ import SQLite from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { API_KEY, eventually, startServer, type TestServer } from '../support/server.js'
 import { ABANDONED_AFTER_MS } from '../../src/imports/run.js'
-import { phpShortApi, sourceApi, type SourceApi } from '../support/source-apis.js'
+import { gated, phpShortApi, sourceApi, type Gate, type SourceApi } from '../support/source-apis.js'
 
 const PAGES = 30
 const PER_PAGE = 100
 
-/** phpShort's API with 3,000 links, 100 a page, each page taking 150 ms. */
-async function slowPhpShort(): Promise<SourceApi> {
+/** The first batch: the import writes 1,000 rows at a time, so 10 pages. */
+const FIRST_BATCH_PAGES = 10
+
+/**
+ * phpShort's API with 3,000 links, 100 a page; the pages after the first batch are held until
+ * the gate is released. The import asks for page 11 once its first batch is written.
+ */
+async function heldPhpShort(): Promise<SourceApi & { gate: Gate }> {
   const links = Array.from({ length: PAGES * PER_PAGE }, (_, i) => ({
     id: i + 1,
     alias: `slow-${i + 1}`,
@@ -23,11 +29,8 @@ async function slowPhpShort(): Promise<SourceApi> {
     clicks: 0,
     created_at: '2024-01-01T00:00:00.000000Z',
   }))
-  const answer = phpShortApi('php-key', links, PER_PAGE)
-  return sourceApi(async (url, request) => {
-    await new Promise((r) => setTimeout(r, 150))
-    return answer(url, request)
-  })
+  const { answer, gate } = gated(phpShortApi('php-key', links, PER_PAGE), FIRST_BATCH_PAGES)
+  return { ...(await sourceApi(answer)), gate }
 }
 
 const BOUNDARY = '----slink-restart'
@@ -60,18 +63,16 @@ afterEach(async () => {
 
 describe('an import whose process is killed', () => {
   it('ends failed with the restart reason once the process is gone; running it again finishes it without duplicates', async () => {
-    const api = await slowPhpShort()
+    const api = await heldPhpShort()
     cleanup.push(() => api.close())
     const first = await startServer({ IMPORT_ALLOWED_HOSTS: '127.0.0.1' })
     cleanup.push(() => rmSync(first.dir, { recursive: true, force: true }))
     cleanup.push(() => first.process.kill('SIGKILL'))
     const id = await startImport(first, api)
-    // At least one batch of 1,000 written, and the run still going.
-    const during = await eventually(
-      () => shown(first, id),
-      (s) => s.counts.created >= 1000,
-      20_000,
-    )
+    // The first batch of 1,000 written, and the run waiting for the page after it.
+    await api.gate.asked(FIRST_BATCH_PAGES + 1)
+    const during = await shown(first, id)
+    expect(during.counts.created).toBe(1000)
     expect(during.status).toBe('running')
     first.process.kill('SIGKILL')
     await first.process.exited
@@ -103,6 +104,7 @@ describe('an import whose process is killed', () => {
     expect(written).toBeGreaterThanOrEqual(1000)
     expect(written).toBeLessThan(PAGES * PER_PAGE)
 
+    api.gate.release()
     const again = await startImport(second, api)
     const done = await eventually(
       () => shown(second, again),
@@ -128,16 +130,13 @@ describe('an import whose process is killed', () => {
   }, 120_000)
 
   it('a SIGTERM ends its runs after their current batch, failed with the same reason, before the process exits', async () => {
-    const api = await slowPhpShort()
+    const api = await heldPhpShort()
     cleanup.push(() => api.close())
     const server = await startServer({ IMPORT_ALLOWED_HOSTS: '127.0.0.1' })
     cleanup.push(() => rmSync(server.dir, { recursive: true, force: true }))
     const id = await startImport(server, api)
-    await eventually(
-      () => shown(server, id),
-      (s) => s.counts.created >= 1000,
-      20_000,
-    )
+    // Stopped while the source keeps page 11 waiting: the stop ends that request too.
+    await api.gate.asked(FIRST_BATCH_PAGES + 1)
     server.process.kill('SIGTERM')
     expect(await server.process.exited).toBe(0)
     const db = new SQLite(server.dbPath, { readonly: true })
@@ -155,6 +154,7 @@ describe('an import whose process is killed', () => {
       // Every written batch is counted, and nothing half-written stays.
       expect(links.n).toBe(row.created)
       expect(row.created % 1000).toBe(0)
+      expect(row.created).toBe(1000)
     } finally {
       db.close()
     }

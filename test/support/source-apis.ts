@@ -34,6 +34,41 @@ export async function sourceApi(answer: Answer): Promise<SourceApi> {
   }
 }
 
+export interface Gate {
+  /** Resolves once page `page` has been asked for. */
+  asked(page: number): Promise<void>
+  /** Answers the pages held so far, and every page asked for after. */
+  release(): void
+}
+
+/**
+ * `answer` with its pages after the first `open` held until `release()`: a source that is still
+ * being read for as long as a test needs, and says which page the import has reached.
+ */
+export function gated(answer: Answer, open: number): { answer: Answer; gate: Gate } {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const seen = new Set<number>()
+  const waiting = new Map<number, (() => void)[]>()
+  return {
+    answer: async (url, request) => {
+      const page = Number(url.searchParams.get('page') ?? 1)
+      seen.add(page)
+      for (const wake of waiting.get(page) ?? []) wake()
+      waiting.delete(page)
+      if (page > open) await released
+      return answer(url, request)
+    },
+    gate: {
+      asked: (page) =>
+        seen.has(page)
+          ? Promise.resolve()
+          : new Promise((resolve) => waiting.set(page, [...(waiting.get(page) ?? []), resolve])),
+      release: () => release(),
+    },
+  }
+}
+
 const unauthenticated = { status: 401, body: { message: 'Unauthenticated.' } }
 
 /**
