@@ -9,7 +9,12 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck, startDestination, type Destination } from '../support/browser.js'
+import {
+  chromiumCheck,
+  keepScreenshot,
+  startDestination,
+  type Destination,
+} from '../support/browser.js'
 import {
   VIEWS,
   type Cookies,
@@ -54,10 +59,7 @@ describe.skipIf(!chromium.ok)('the dashboard’s first minute in Chromium', () =
   /** Axe, text size and width checks of the page as it is, and its screenshot. */
   async function look(page: Page, screen: string, view: { width: number; name: string }) {
     expect(await seriousAxe(page), `${screen} ${view.name}`).toEqual([])
-    await page.screenshot({
-      path: `test-artifacts/first-run-${screen}-${view.name}.png`,
-      fullPage: true,
-    })
+    await keepScreenshot(page, `first-run-${screen}-${view.name}`, { fullPage: true })
     expect(await page.evaluate('document.documentElement.scrollWidth'), screen).toBeLessThanOrEqual(
       view.width,
     )
@@ -225,7 +227,7 @@ describe.skipIf(!chromium.ok)('the dashboard’s first minute in Chromium', () =
     await page.keyboard.press('?')
     await page.waitForSelector('#shortcuts[open]')
     expect(await seriousAxe(page)).toEqual([])
-    await page.screenshot({ path: 'test-artifacts/first-run-shortcuts-desktop-light.png' })
+    await keepScreenshot(page, 'first-run-shortcuts-desktop-light')
     await page.keyboard.press('Escape')
     await page.waitForSelector('#shortcuts:not([open])', { state: 'attached' })
     await Promise.all([page.waitForURL(`${origin}/dashboard/links/new`), page.keyboard.press('n')])
@@ -247,7 +249,7 @@ describe.skipIf(!chromium.ok)('the dashboard’s first minute in Chromium', () =
     await page.reload()
     expect(await page.locator('html').getAttribute('data-theme')).toBe('light')
     expect(await background()).toBe('rgb(243, 244, 247)')
-    await page.screenshot({ path: 'test-artifacts/first-run-links-forced-light.png' })
+    await keepScreenshot(page, 'first-run-links-forced-light')
     await button.click()
     expect(await button.getAttribute('aria-label')).toBe('Theme: dark')
     expect(await background()).toBe('rgb(17, 20, 24)')

@@ -8,7 +8,7 @@
  */
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck } from '../support/browser.js'
+import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
@@ -77,7 +77,7 @@ describe.skipIf(!chromium.ok)('the links list in Chromium', () => {
     for (const { width, dark, name } of VIEWS) {
       await showAs(page, { width, dark }, width === 390 ? 844 : 800)
       await page.goto(`${origin}/dashboard/links`)
-      await page.screenshot({ path: `test-artifacts/dashboard-link-list-${name}.png` })
+      await keepScreenshot(page, `dashboard-link-list-${name}`)
       expect(await page.evaluate('document.documentElement.scrollWidth'), name).toBeLessThanOrEqual(
         width,
       )
@@ -105,12 +105,12 @@ describe.skipIf(!chromium.ok)('the links list in Chromium', () => {
         await page.locator('#links tbody tr:first-child .menu a:has-text("Edit")').isVisible(),
       ).toBe(true)
       expect(await seriousAxe(page), name).toEqual([])
-      await page.screenshot({ path: `test-artifacts/dashboard-link-list-menu-${name}.png` })
+      await keepScreenshot(page, `dashboard-link-list-menu-${name}`)
       if (width === 390) {
         expect(await page.locator('#nav-links').isVisible()).toBe(false)
         await page.click('#nav-fold summary')
         expect(await page.locator('#nav-fold a:has-text("Pixels")').isVisible()).toBe(true)
-        await page.screenshot({ path: `test-artifacts/dashboard-nav-menu-${name}.png` })
+        await keepScreenshot(page, `dashboard-nav-menu-${name}`)
       } else {
         expect(await page.locator('#nav-fold').isVisible()).toBe(false)
       }
@@ -124,10 +124,7 @@ describe.skipIf(!chromium.ok)('the links list in Chromium', () => {
       expect(await page.evaluate('document.documentElement.scrollWidth'), name).toBeLessThanOrEqual(
         width,
       )
-      await page.screenshot({
-        path: `test-artifacts/dashboard-link-list-bars-${name}.png`,
-        fullPage: true,
-      })
+      await keepScreenshot(page, `dashboard-link-list-bars-${name}`, { fullPage: true })
       // The delete confirmation's button keeps its contrast in the dark too.
       await page.goto(`${origin}/dashboard/links/${firstId}/delete`)
       expect(await seriousAxe(page), name).toEqual([])
@@ -152,10 +149,7 @@ describe.skipIf(!chromium.ok)('the links list in Chromium', () => {
         ['/dashboard/links/9999', 'not-found'],
       ] as const) {
         await page.goto(`${origin}${path}`)
-        await page.screenshot({
-          path: `test-artifacts/dashboard-${shot}-${name}.png`,
-          fullPage: true,
-        })
+        await keepScreenshot(page, `dashboard-${shot}-${name}`, { fullPage: true })
         expect(await seriousAxe(page), `${shot} ${name}`).toEqual([])
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
           width,

@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck } from '../support/browser.js'
+import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
@@ -87,9 +87,7 @@ describe.skipIf(!chromium.ok)('the rules editor in the link form, in Chromium', 
       expect(await other.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
         width,
       )
-      await other.page.locator('#rules').screenshot({
-        path: `test-artifacts/dashboard-link-rules-${name}.png`,
-      })
+      await keepScreenshot(other.page.locator('#rules'), `dashboard-link-rules-${name}`)
       await expectNoCsp(other.page, other.violations)
     }
   }, 180_000)

@@ -8,7 +8,7 @@
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/connect.js'
-import { chromiumCheck } from '../support/browser.js'
+import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
   type Cookies,
@@ -129,10 +129,7 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
       await expectNoCsp(page, violations)
       expect(await seriousAxe(page)).toEqual([])
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
-      await page.screenshot({
-        path: `test-artifacts/dashboard-link-stats-${name}.png`,
-        fullPage: true,
-      })
+      await keepScreenshot(page, `dashboard-link-stats-${name}`, { fullPage: true })
 
       await page.goto(`${origin}/dashboard/links/1/qr`)
       expect(await page.locator('h1').textContent()).toBe('QR code')
@@ -146,10 +143,7 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
       await expectNoCsp(page, violations)
       expect(await seriousAxe(page)).toEqual([])
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
-      await page.screenshot({
-        path: `test-artifacts/dashboard-link-qr-${name}.png`,
-        fullPage: true,
-      })
+      await keepScreenshot(page, `dashboard-link-qr-${name}`, { fullPage: true })
     }
   }, 120_000)
 

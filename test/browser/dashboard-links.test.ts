@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck } from '../support/browser.js'
+import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
@@ -175,10 +175,7 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
         expect(
           await other.page.evaluate('document.documentElement.scrollWidth'),
         ).toBeLessThanOrEqual(width)
-        await other.page.screenshot({
-          path: `test-artifacts/dashboard-link-${shot}-${name}.png`,
-          fullPage: true,
-        })
+        await keepScreenshot(other.page, `dashboard-link-${shot}-${name}`, { fullPage: true })
       }
       await other.page.goto(`${origin}/dashboard/links`)
       expect(await seriousAxe(other.page)).toEqual([])
@@ -196,10 +193,7 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
           return { selects: selects.length > 0, spilling: spilling.length }
         }),
       ).toEqual({ selects: true, spilling: 0 })
-      await other.page.screenshot({
-        path: `test-artifacts/dashboard-link-list-actions-${name}.png`,
-        fullPage: true,
-      })
+      await keepScreenshot(other.page, `dashboard-link-list-actions-${name}`, { fullPage: true })
       await clean(other.page, other.violations)
     }
 

@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck } from '../support/browser.js'
+import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
@@ -84,9 +84,10 @@ describe.skipIf(!chromium.ok)('rotation weights in the link form, in Chromium', 
       expect(await other.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
         width,
       )
-      await other.page.locator('#targets-rotation').screenshot({
-        path: `test-artifacts/dashboard-rotation-weights-${name}.png`,
-      })
+      await keepScreenshot(
+        other.page.locator('#targets-rotation'),
+        `dashboard-rotation-weights-${name}`,
+      )
       await expectNoCsp(other.page, other.violations)
     }
   }, 180_000)

@@ -7,7 +7,7 @@
  */
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck } from '../support/browser.js'
+import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
   type Cookies,
@@ -178,10 +178,7 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
       for (const [screen, path] of screens) {
         await page.goto(`${origin}${path}`)
         expect(await seriousAxe(page), `${screen} ${name}`).toEqual([])
-        await page.screenshot({
-          path: `test-artifacts/dashboard-${screen}-${name}.png`,
-          fullPage: true,
-        })
+        await keepScreenshot(page, `dashboard-${screen}-${name}`, { fullPage: true })
         expect(
           await page.evaluate('document.documentElement.scrollWidth'),
           `${screen} ${name}`,

@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck } from '../support/browser.js'
+import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
@@ -129,9 +129,10 @@ describe.skipIf(!chromium.ok)('dashboard social preview in Chromium', () => {
       expect(await other.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
         width,
       )
-      await other.page.locator('#section-social').screenshot({
-        path: `test-artifacts/dashboard-social-preview-${name}.png`,
-      })
+      await keepScreenshot(
+        other.page.locator('#section-social'),
+        `dashboard-social-preview-${name}`,
+      )
       await expectNoCsp(other.page, other.violations)
     }
   }, 180_000)

@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck } from '../support/browser.js'
+import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
@@ -221,7 +221,7 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
       expect(await form.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
         width,
       )
-      await form.page.screenshot({ path: `test-artifacts/dashboard-tag-chips-${name}.png` })
+      await keepScreenshot(form.page, `dashboard-tag-chips-${name}`)
       await expectNoCsp(form.page, form.violations)
 
       await showAs(links.page, { width, dark }, height)
@@ -229,7 +229,7 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
       await links.page.click('#bulk-menu summary')
       await links.page.selectOption('#bulk-action', 'add_tag')
       expect(await seriousAxe(links.page)).toEqual([])
-      await links.page.screenshot({ path: `test-artifacts/dashboard-bulk-tags-${name}.png` })
+      await keepScreenshot(links.page, `dashboard-bulk-tags-${name}`)
       await expectNoCsp(links.page, links.violations)
     }
   }, 180_000)

@@ -7,7 +7,7 @@
  */
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck } from '../support/browser.js'
+import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
   type Cookies,
@@ -116,10 +116,7 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
       await expectNoCsp(page, violations)
       expect(await seriousAxe(page)).toEqual([])
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
-      await page.screenshot({
-        path: `test-artifacts/dashboard-tag-stats-${name}.png`,
-        fullPage: true,
-      })
+      await keepScreenshot(page, `dashboard-tag-stats-${name}`, { fullPage: true })
 
       await page.goto(`${origin}/dashboard?tag=Spring`)
       expect(await page.locator('#total-links strong').textContent()).toBe('2')
@@ -129,10 +126,7 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
       await expectNoCsp(page, violations)
       expect(await seriousAxe(page)).toEqual([])
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
-      await page.screenshot({
-        path: `test-artifacts/dashboard-overview-tag-${name}.png`,
-        fullPage: true,
-      })
+      await keepScreenshot(page, `dashboard-overview-tag-${name}`, { fullPage: true })
 
       // The Tags screen: a Statistics link on each row.
       await page.goto(`${origin}/dashboard/tags`)
@@ -142,7 +136,7 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
       await expectNoCsp(page, violations)
       expect(await seriousAxe(page)).toEqual([])
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
-      await page.screenshot({ path: `test-artifacts/dashboard-tags-${name}.png`, fullPage: true })
+      await keepScreenshot(page, `dashboard-tags-${name}`, { fullPage: true })
     }
   }, 120_000)
 
@@ -165,6 +159,6 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
     expect(await page.locator('#unknown-tag').textContent()).toContain(
       'You have no tag named missing.',
     )
-    await page.screenshot({ path: 'test-artifacts/dashboard-overview-unknown-tag.png' })
+    await keepScreenshot(page, 'dashboard-overview-unknown-tag')
   })
 })

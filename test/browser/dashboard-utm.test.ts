@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck } from '../support/browser.js'
+import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
@@ -92,15 +92,10 @@ describe.skipIf(!chromium.ok)('the link form’s UTM section in Chromium', () =>
       expect(await other.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
         width,
       )
-      await other.page.locator('#section-utm').screenshot({
-        path: `test-artifacts/dashboard-utm-${name}.png`,
-      })
+      await keepScreenshot(other.page.locator('#section-utm'), `dashboard-utm-${name}`)
       await other.page.goto(`${origin}/dashboard/utm-templates`)
       expect(await seriousAxe(other.page)).toEqual([])
-      await other.page.screenshot({
-        path: `test-artifacts/dashboard-utm-templates-${name}.png`,
-        fullPage: true,
-      })
+      await keepScreenshot(other.page, `dashboard-utm-templates-${name}`, { fullPage: true })
       await expectNoCsp(other.page, other.violations)
     }
   }, 180_000)

@@ -7,7 +7,7 @@
 import SQLite from 'better-sqlite3'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck } from '../support/browser.js'
+import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
@@ -130,15 +130,12 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
       await showAs(anonymous.page, { width, dark })
       await anonymous.page.goto(`${origin}/login`)
       expect(await seriousAxe(anonymous.page)).toEqual([])
-      await anonymous.page.screenshot({ path: `test-artifacts/dashboard-login-${name}.png` })
+      await keepScreenshot(anonymous.page, `dashboard-login-${name}`)
       await showAs(signed.page, { width, dark })
       await signed.page.goto(`${origin}/dashboard`)
       expect(await signed.page.locator('h1').textContent()).toBe('Overview')
       expect(await seriousAxe(signed.page)).toEqual([])
-      await signed.page.screenshot({
-        path: `test-artifacts/dashboard-overview-${name}.png`,
-        fullPage: true,
-      })
+      await keepScreenshot(signed.page, `dashboard-overview-${name}`, { fullPage: true })
       // Nothing wider than the screen at phone width.
       expect(
         await signed.page.evaluate('document.documentElement.scrollWidth'),
@@ -149,10 +146,7 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
         PAYLOADS.title,
       )
       expect(await seriousAxe(signed.page)).toEqual([])
-      await signed.page.screenshot({
-        path: `test-artifacts/dashboard-links-${name}.png`,
-        fullPage: true,
-      })
+      await keepScreenshot(signed.page, `dashboard-links-${name}`, { fullPage: true })
       expect(
         await signed.page.evaluate('document.documentElement.scrollWidth'),
       ).toBeLessThanOrEqual(width)

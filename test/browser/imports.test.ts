@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck } from '../support/browser.js'
+import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
   type Cookies,
@@ -149,12 +149,12 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
       await page.goto(`${origin}/dashboard/imports`)
       expect(await seriousAxe(page)).toEqual([])
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
-      await page.screenshot({ path: `test-artifacts/imports-list-${name}.png`, fullPage: true })
+      await keepScreenshot(page, `imports-list-${name}`, { fullPage: true })
       await page.click('#imports tbody tr:last-child a')
       await page.waitForSelector('#import-status')
       expect(await seriousAxe(page)).toEqual([])
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
-      await page.screenshot({ path: `test-artifacts/imports-one-${name}.png`, fullPage: true })
+      await keepScreenshot(page, `imports-one-${name}`, { fullPage: true })
       await expectNoCsp(page, violations)
     }
   }, 120_000)

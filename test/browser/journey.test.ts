@@ -10,7 +10,12 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumCheck, startDestination, type Destination } from '../support/browser.js'
+import {
+  chromiumCheck,
+  keepScreenshot,
+  startDestination,
+  type Destination,
+} from '../support/browser.js'
 import {
   expectNoCsp,
   openPage,
@@ -72,7 +77,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     })
 
   const shot = (page: Page, name: string) =>
-    page.screenshot({ path: `test-artifacts/journey-${name}.png`, fullPage: true })
+    keepScreenshot(page, `journey-${name}`, { fullPage: true })
 
   async function link(id: number): Promise<Link> {
     const res = await s.api('GET', `/links/${id}`)

@@ -3,11 +3,11 @@
  * stats page draws its charts and tables (a screenshot is kept in test-artifacts/), and a
  * password-protected stats page opens with its password and stays open.
  */
-import { mkdirSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   chromiumCheck,
+  keepScreenshot,
   launchChromium,
   startDestination,
   type Destination,
@@ -127,8 +127,7 @@ describe.skipIf(!chromium.ok)('pages in Chromium', () => {
     expect(await p.locator('#top-referrer td').first().textContent()).toBe('news.example.org')
     expect(await p.locator('#top-language tbody tr').count()).toBe(3)
     expect(await p.locator('#top-device tbody tr').count()).toBe(2)
-    mkdirSync('test-artifacts', { recursive: true })
-    await p.screenshot({ path: 'test-artifacts/stats-page.png', fullPage: true })
+    await keepScreenshot(p, 'stats-page', { fullPage: true })
     expect(errors).toEqual([])
     // A chosen period: one bar per day of it.
     await p.click('text=Last 7 days')

@@ -4,10 +4,10 @@
  * HTTP server to stand for destinations. Without Chromium the browser suites skip with a
  * one-line reason, except under CI=true, where they fail.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
@@ -33,6 +33,24 @@ export function launchChromium(): Promise<Browser> {
       '--host-resolver-rules=MAP short.test 127.0.0.1',
     ],
   })
+}
+
+/** `TEST_SCREENSHOTS=1`: the browser suites keep their pictures in test-artifacts/. */
+export const SCREENSHOTS = process.env.TEST_SCREENSHOTS === '1'
+
+/**
+ * Keeps a picture of a page (or of one element) as test-artifacts/`name`.png, for people to look
+ * at when TEST_SCREENSHOTS=1; otherwise does nothing: no test reads these files, and each costs
+ * Chromium a full render and a PNG encode.
+ */
+export async function keepScreenshot(
+  target: Page | Locator,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  if (!SCREENSHOTS) return
+  mkdirSync('test-artifacts', { recursive: true })
+  await target.screenshot({ path: `test-artifacts/${name}.png`, ...options })
 }
 
 export interface Destination {

@@ -2,9 +2,9 @@
  * The scaffolding the dashboard's Chromium suites share: `slink serve` and Chromium started
  * together and stopped, the first user's one-time link, a page in a fresh context at a given width and colour scheme that records CSP violations
  * and dialogs, setting the first password through its form, serious and critical axe-core
- * violations, and the four views (phone and desktop, light and dark) the screenshots cover.
+ * violations, and the four views (phone and desktop, light and dark) each screen is checked in.
  */
-import { mkdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 import { expect } from 'vitest'
@@ -55,10 +55,9 @@ export interface Dashboard {
   passwordLink: string
 }
 
-/** `slink serve` with these settings and Chromium, started together; test-artifacts/ made. */
+/** `slink serve` with these settings and Chromium, started together. */
 export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
   const [s, browser] = await Promise.all([startServer(env), launchChromium()])
-  mkdirSync('test-artifacts', { recursive: true })
   try {
     return {
       s,
