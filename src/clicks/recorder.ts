@@ -49,6 +49,11 @@ export class ClickRecorder {
     return this.channel.written
   }
 
+  /** Counted visits waiting in `room()`. */
+  get waiting(): number {
+    return this.waiters.length
+  }
+
   /** Whether a counted visit must wait for `room()` before it is answered. */
   get full(): boolean {
     if (this.backlog < this.maxBacklog) return false

@@ -38,6 +38,8 @@ export interface ClickNumbers {
   readonly backlog: number
   /** Clicks the click writer has finished with since the process started. */
   readonly written: number
+  /** Counted visits held, unanswered, until the backlog is below its bound again. */
+  readonly waiting: number
 }
 
 export interface PoolNumbers {
@@ -141,7 +143,7 @@ export class ServiceMetrics implements Metrics {
     this.importRowsCounter.labels(outcome).inc(count)
   }
 
-  /** Clicks written and the backlog, read from the recorder when scraped. */
+  /** Clicks written, the backlog and the visits held, read from the recorder when scraped. */
   watchClicks(clicks: ClickNumbers): void {
     let highest = 0
     new Counter({
@@ -163,6 +165,14 @@ export class ServiceMetrics implements Metrics {
       registers: [this.registry],
       collect() {
         this.set(clicks.backlog)
+      },
+    })
+    new Gauge({
+      name: 'slink_redirects_waiting',
+      help: 'Counted visits held unanswered while the click backlog is at CLICK_BACKLOG.',
+      registers: [this.registry],
+      collect() {
+        this.set(clicks.waiting)
       },
     })
   }

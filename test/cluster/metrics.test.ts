@@ -4,7 +4,6 @@
  * passes Prometheus's own `promtool check metrics`.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -12,21 +11,10 @@ import { serve, type ServeProcess } from '../support/cli.js'
 import { hasPromtool, promtoolCheck, sample, samples } from '../support/metrics.js'
 import { startReceiver, type Receiver } from '../support/receiver.js'
 import { API_KEY, BROWSER_UA, eventually, HOST, send } from '../support/server.js'
+import { freePort } from '../support/ports.js'
 
 const TOKEN = 'metrics-token-0123456789abcdef'
 const BOT_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
-
-/** A port nothing listens on now (the kernel's pick, released at once). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 describe('slink serve --workers 2 with METRICS_PORT and METRICS_TOKEN', () => {
   let dir: string
@@ -207,6 +195,7 @@ describe('slink serve --workers 2 with METRICS_PORT and METRICS_TOKEN', () => {
       ],
       [sample('slink_clicks_written_total'), 4],
       [sample('slink_click_backlog'), 0],
+      [sample('slink_redirects_waiting'), 0],
       [sample('slink_webhook_deliveries_total', { outcome: 'delivered' }), 4],
       [sample('slink_webhook_deliveries_total', { outcome: 'failed' }), 0],
       [sample('slink_webhook_oldest_pending_seconds'), 0],

@@ -6,9 +6,12 @@
  */
 import SQLite from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
+import { sample, samples } from '../support/metrics.js'
+import { freePort } from '../support/ports.js'
 import {
   BROWSER_UA,
   eventually,
+  send,
   startServer,
   storedClicks,
   type TestServer,
@@ -22,8 +25,11 @@ afterEach(async () => {
 
 describe('a click writer that falls behind', () => {
   it('holds counted redirects past CLICK_BACKLOG, drops nothing, and answers them once it catches up', async () => {
-    s = await startServer({ CLICK_BACKLOG: '20' })
+    const metricsPort = await freePort()
+    s = await startServer({ CLICK_BACKLOG: '20', METRICS_PORT: String(metricsPort) })
     const server = s
+    const held = async () =>
+      samples((await send(metricsPort, '/metrics')).body).get(sample('slink_redirects_waiting'))
     const made = await server.api('POST', '/links', {
       url: 'https://example.com/overload',
       domain_id: 1,
@@ -54,7 +60,8 @@ describe('a click writer that falls behind', () => {
         expect(reply.headers.location).toBe('https://example.com/overload')
         expect(Date.now() - started).toBeLessThan(1000)
       }
-      // Past it, counted visits wait (answers that would have come by now do not).
+      // Past it, counted visits wait: the service counts them held, and none is answered.
+      expect(await held()).toBe(0)
       const answered: number[] = []
       const waiting = Array.from({ length: 5 }, () =>
         visit().then((reply) => {
@@ -62,7 +69,7 @@ describe('a click writer that falls behind', () => {
           return reply
         }),
       )
-      await new Promise((resolve) => setTimeout(resolve, 1500))
+      expect(await eventually(held, (n) => n === 5)).toBe(5)
       expect(answered).toEqual([])
       // A crawler's visit is not counted: it does not wait.
       const bot = await server.send('/busy', {
@@ -74,6 +81,7 @@ describe('a click writer that falls behind', () => {
       lock.exec('ROLLBACK')
       const replies = await Promise.all(waiting)
       expect(replies.map((r) => r.status)).toEqual([302, 302, 302, 302, 302])
+      expect(await held()).toBe(0)
     } finally {
       if (lock.inTransaction) lock.exec('ROLLBACK')
       lock.close()

@@ -8,7 +8,7 @@ import { sample, samples } from '../support/metrics.js'
 
 describe('slink_clicks_written_total', () => {
   it('keeps the highest count the click thread reported', async () => {
-    const clicks = { backlog: 0, written: 0 }
+    const clicks = { backlog: 0, written: 0, waiting: 0 }
     const metrics = new ServiceMetrics()
     metrics.watchClicks(clicks)
     const written = async () =>
