@@ -5,24 +5,12 @@
  * in one line, and is not ready until Redis answers.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
-import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { redisCheck } from '../support/cluster.js'
 import { eventually, startServer } from '../support/server.js'
+import { freePort } from '../support/ports.js'
 
 const redisInstalled = await redisCheck()
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const address = server.address()
-  server.close()
-  await once(server, 'close')
-  if (typeof address !== 'object' || address === null) throw new Error('no port')
-  return address.port
-}
 
 function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn(

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { redisCheck, startNode, type Node } from '../support/cluster.js'
 import { emptyPostgres, postgresCheck, POSTGRES_ADMIN_URL } from '../support/databases.js'
 import { BROWSER_UA, eventually } from '../support/server.js'
+import { freePort } from '../support/ports.js'
 
 const services = [await postgresCheck(), await redisCheck()]
 
@@ -35,14 +36,6 @@ class CuttableProxy {
     for (const s of this.sockets) s.destroy()
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as { port: number }).port
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
 }
 
 function startRedis(port: number): Promise<ChildProcess> {

@@ -10,13 +10,13 @@ import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request as plainRequest } from 'node:http'
 import { request } from 'node:https'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect, type PeerCertificate } from 'node:tls'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type TestServer } from '../support/server.js'
+import { freePort } from '../support/ports.js'
 
 const CADDYFILE = fileURLToPath(new URL('../../deploy/Caddyfile', import.meta.url))
 /** Where deploy/Caddyfile expects slink. */
@@ -32,18 +32,6 @@ function caddyCheck(): { ok: boolean; reason: string } {
 }
 
 const caddy = caddyCheck()
-
-/** A port free on loopback now (Caddy is told which ports to bind; it cannot report them). */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const address = server.address()
-  server.close()
-  await once(server, 'close')
-  if (typeof address !== 'object' || address === null) throw new Error('no port')
-  return address.port
-}
 
 interface JsonObject {
   [key: string]: unknown

@@ -5,10 +5,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ServiceCheck } from './databases.js'
+import { freePort } from './ports.js'
 
 export const NATS_SERVER = '/usr/sbin/nats-server'
 export const REDIS_SERVER = '/usr/bin/redis-server'
@@ -20,17 +20,6 @@ export function binaryCheck(binary: string): ServiceCheck {
   if (process.env.CI === 'true') throw new Error(`${reason} (required under CI=true)`)
   console.warn(`skipping: ${reason}`)
   return { ok: false, reason }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
 }
 
 export interface OwnServer {
