@@ -158,19 +158,20 @@ export interface Figure {
 
 /**
  * The line that says whether a scenario held its figure: slink's CPU a request (its own threads,
- * not its database server's) and the median p99. Null without a figure.
+ * not its database server's) and a p99 (named by `p99Name`). Null without a figure.
  */
 export function figureLine(
   slink: CpuSplit | null,
   p99ms: number,
   figure: Figure | undefined,
+  p99Name = 'p99',
 ): string | null {
   if (figure === undefined) return null
   const cpu = slink === null ? null : totalOf({ ...slink, database: 0 })
   const met = cpu !== null && cpu <= figure.cpuUs && p99ms <= figure.p99ms
   const measured = cpu === null ? 'not measured' : `${cpu.toFixed(0)} µs`
   return (
-    `  figure: CPU ${measured} a request (≤ ${figure.cpuUs} µs), p99 ${p99ms.toFixed(1)} ms ` +
+    `  figure: CPU ${measured} a request (≤ ${figure.cpuUs} µs), ${p99Name} ${p99ms.toFixed(1)} ms ` +
     `(≤ ${figure.p99ms} ms): ${met ? 'met' : 'NOT met'}`
   )
 }

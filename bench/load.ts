@@ -1,10 +1,13 @@
 /**
  * Load generation for the benchmarks: wrk (Debian's package) when it is installed, else
- * autocannon. Both report requests per second and latency percentiles.
+ * autocannon, each keeping every connection busy; or requests paced to a rate. All report
+ * requests per second and latency percentiles.
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
+import { Agent, request as httpRequest } from 'node:http'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 
 export interface LoadResult {
   rps: number
@@ -24,6 +27,11 @@ export interface LoadOptions {
   /** GET unless told; a body (form-encoded) goes with every request. */
   method?: string
   body?: string
+  /**
+   * Requests a second, sent on a schedule (`paced`). Unset, each connection sends its next
+   * request as soon as the last is answered: the server saturated.
+   */
+  rate?: number
 }
 
 export function hasWrk(): boolean {
@@ -108,6 +116,68 @@ async function autocannon(options: LoadOptions): Promise<LoadResult> {
   }
 }
 
+/**
+ * `rate` requests a second for `seconds`, each sent at its time on the schedule (evenly spaced)
+ * over at most `connections` keep-alive connections, and timed from that scheduled time: a
+ * request that waits for a free connection, or for a server behind schedule, is charged the wait
+ * (autocannon's own `overallRate` sends each second's requests in one burst).
+ */
+async function paced(options: LoadOptions & { rate: number }): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections })
+  const total = Math.round(options.rate * options.seconds)
+  const latencies: number[] = []
+  let errors = 0
+  const send = (i: number, due: number) =>
+    new Promise<void>((resolve) => {
+      const request = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: options.port,
+          path: options.paths[i % options.paths.length],
+          method: options.method ?? 'GET',
+          headers: options.headers,
+          agent,
+        },
+        (response) => {
+          response.resume()
+          response.on('end', () => {
+            if (response.statusCode === undefined || response.statusCode >= 400) errors++
+            latencies.push(performance.now() - due)
+            resolve()
+          })
+        },
+      )
+      request.on('error', () => {
+        errors++
+        resolve()
+      })
+      request.end(options.body)
+    })
+  const started = performance.now()
+  const pending: Promise<void>[] = []
+  for (let i = 0; i < total;) {
+    const now = performance.now()
+    for (; i < total && started + (i * 1000) / options.rate <= now; i++) {
+      pending.push(send(i, started + (i * 1000) / options.rate))
+    }
+    if (i < total) await sleep(Math.max(0, started + (i * 1000) / options.rate - performance.now()))
+  }
+  await Promise.all(pending)
+  const elapsed = (performance.now() - started) / 1000
+  agent.destroy()
+  latencies.sort((a, b) => a - b)
+  const at = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN
+  return {
+    rps: latencies.length / elapsed,
+    p50ms: at(0.5),
+    p99ms: at(0.99),
+    requests: latencies.length,
+    errors,
+  }
+}
+
 export async function load(options: LoadOptions): Promise<LoadResult> {
+  if (options.rate !== undefined) return paced({ ...options, rate: options.rate })
   return hasWrk() ? wrk(options) : autocannon(options)
 }
