@@ -5,6 +5,7 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import AjvCompiler from '@fastify/ajv-compiler'
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import cluster from 'node:cluster'
 import { createServer, type Server } from 'node:http'
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
@@ -93,6 +94,29 @@ function validatorsFor(schemes: Config['appUrlSchemes']): ReturnType<typeof stri
   return factory
 }
 
+const serializerFactory = SerializerSelector()
+const serializers = new WeakMap<object, (doc: unknown) => string>()
+
+/**
+ * The framework's own serializer compiler, each response schema compiled once for the apps of
+ * this process (route schemas are module constants, the same objects in every app).
+ */
+function sharedSerializers(
+  ...args: Parameters<typeof serializerFactory>
+): ReturnType<typeof serializerFactory> {
+  const build = serializerFactory(...args)
+  return (route) => {
+    const schema = route.schema
+    if (typeof schema !== 'object' || schema === null) return build(route)
+    let serializer = serializers.get(schema)
+    if (serializer === undefined) {
+      serializer = build(route)
+      serializers.set(schema, serializer)
+    }
+    return serializer
+  }
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options
   const redirects = options.redirects
@@ -139,7 +163,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    schemaController: { compilersFactory: { buildValidator: validatorsFor(config.appUrlSchemes) } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: validatorsFor(config.appUrlSchemes),
+        buildSerializer: sharedSerializers,
+      },
+    },
     ajv: {
       customOptions: {
         allErrors: true,
