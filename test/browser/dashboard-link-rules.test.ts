@@ -4,20 +4,18 @@
  * saved with its rules in order; no CSP violation, no serious axe finding; screenshots of the
  * section at phone and desktop width, light and dark.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
+  dashboardSuite,
   expectNoCsp,
   openPage,
   seriousAxe,
   setFirstPassword,
-  startDashboard,
-  stopDashboard,
   showAs,
 } from '../support/dashboard-browser.js'
-import type { TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
 const PASSWORD = 'dashboard password 2'
@@ -25,23 +23,12 @@ const PASSWORD = 'dashboard password 2'
 const field = (page: Page, name: string) => page.locator(`[name="${name}"]`)
 
 describe.skipIf(!chromium.ok)('the rules editor in the link form, in Chromium', () => {
-  let s: TestServer
-  let browser: Browser
-  let origin: string
-  let passwordLink: string
-  const contexts: BrowserContext[] = []
-
-  beforeAll(async () => {
-    ;({ s, browser, origin, passwordLink } = await startDashboard())
-  })
-  afterAll(async () => {
-    await stopDashboard(contexts, browser, s)
-  })
+  const suite = dashboardSuite()
 
   it('adds, moves and removes rules in place with htmx, and saves them in order', async () => {
-    const { page, violations, context } = await openPage(browser, { track: contexts })
-    await setFirstPassword(page, passwordLink, PASSWORD)
-    await page.goto(`${origin}/dashboard/links/new`)
+    const { page, violations, context } = await openPage(suite.browser, { track: suite.contexts })
+    await setFirstPassword(page, suite.passwordLink, PASSWORD)
+    await page.goto(`${suite.origin}/dashboard/links/new`)
     // A mark on the page: a full load would lose it, an htmx swap keeps it.
     await page.evaluate('window.__samePage = true')
     await page.fill('#url', 'https://example.com/main')
@@ -70,7 +57,7 @@ describe.skipIf(!chromium.ok)('the rules editor in the link form, in Chromium', 
       page.click('#save-link'),
     ])
     const id = Number(/\/links\/(\d+)\?/.exec(page.url())![1])
-    const res = await s.api('GET', `/links/${id}`)
+    const res = await suite.s.api('GET', `/links/${id}`)
     expect((res.json as { data: { rules: unknown } }).data.rules).toEqual([
       { conditions: [{ type: 'device', value: 'mobile' }], url: 'https://m.example.com/' },
       { conditions: [{ type: 'country', value: 'FR' }], url: 'https://example.fr/' },
@@ -78,10 +65,10 @@ describe.skipIf(!chromium.ok)('the rules editor in the link form, in Chromium', 
     await expectNoCsp(page, violations)
 
     const cookies = await context.cookies()
-    const other = await openPage(browser, { cookies, track: contexts })
+    const other = await openPage(suite.browser, { cookies, track: suite.contexts })
     for (const { width, dark, name } of VIEWS) {
       await showAs(other.page, { width, dark })
-      await other.page.goto(`${origin}/dashboard/links/${id}`)
+      await other.page.goto(`${suite.origin}/dashboard/links/${id}`)
       await other.page.click('#section-rules summary')
       expect(await seriousAxe(other.page)).toEqual([])
       expect(await other.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(

@@ -5,8 +5,7 @@
  * wider than a phone; the QR code as the browser draws it decodes to the short URL.
  * Screenshots at phone and desktop width, light and dark, go to test-artifacts/.
  */
-import type { Browser, BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/connect.js'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
@@ -16,13 +15,11 @@ import {
   openPage,
   seriousAxe,
   setFirstPassword,
-  startDashboard,
-  stopDashboard,
   showAs,
+  dashboardSuite,
 } from '../support/dashboard-browser.js'
 import { clicks, writeClicks } from '../support/clicks.js'
 import { decodePng } from '../support/qr.js'
-import type { TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
 
@@ -37,16 +34,12 @@ const daysAgo = (n: number) =>
   new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10) + 'T12:00:00Z'
 
 describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', () => {
-  let s: TestServer
-  let browser: Browser
-  let origin: string
-  let passwordLink: string
   let cookies: Cookies
-  const contexts: BrowserContext[] = []
+
+  const suite = dashboardSuite()
 
   beforeAll(async () => {
-    ;({ s, browser, origin, passwordLink } = await startDashboard())
-    const link = await s.api('POST', '/links', {
+    const link = await suite.s.api('POST', '/links', {
       url: 'https://example.com/landing',
       domain_id: 1,
       alias: 'mapped',
@@ -54,7 +47,7 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
       privacy: 1,
     })
     expect(link.status).toBe(201)
-    const db = openDatabase({ kind: 'sqlite', path: s.dbPath })
+    const db = openDatabase({ kind: 'sqlite', path: suite.s.dbPath })
     const countries: [string, number][] = [
       ['US', 60],
       ['DE', 25],
@@ -71,21 +64,18 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
     ])
     await db.close()
     const { page } = await open()
-    await setFirstPassword(page, passwordLink, PASSWORD)
+    await setFirstPassword(page, suite.passwordLink, PASSWORD)
     cookies = await page.context().cookies()
-  })
-  afterAll(async () => {
-    await stopDashboard(contexts, browser, s)
   })
 
   const open = (options: { width?: number; dark?: boolean } = {}) =>
-    openPage(browser, { ...options, cookies, track: contexts })
+    openPage(suite.browser, { ...options, cookies, track: suite.contexts })
 
   it('draws the statistics with a map; payloads stay text; screenshots', async () => {
     const { page, violations } = await open()
     for (const { width, dark, name } of VIEWS) {
       await showAs(page, { width, dark })
-      await page.goto(`${origin}/dashboard/links/1/stats`)
+      await page.goto(`${suite.origin}/dashboard/links/1/stats`)
       expect(await page.locator('h1').textContent()).toBe('Link statistics')
       expect(await page.locator('#total-clicks strong').textContent()).toBe('120')
       expect(await page.locator('#link-title').textContent()).toBe(` · ${PAYLOADS.title}`)
@@ -131,7 +121,7 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
       await keepScreenshot(page, `dashboard-link-stats-${name}`, { fullPage: true })
 
-      await page.goto(`${origin}/dashboard/links/1/qr`)
+      await page.goto(`${suite.origin}/dashboard/links/1/qr`)
       expect(await page.locator('h1').textContent()).toBe('QR code')
       await page.waitForFunction(
         `document.querySelector('#qr-image').complete && document.querySelector('#qr-image').naturalWidth > 0`,
@@ -149,7 +139,7 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
 
   it('keeps a bad period on the page with the messages, by keyboard', async () => {
     const { page } = await open()
-    await page.goto(`${origin}/dashboard/links/1/stats`)
+    await page.goto(`${suite.origin}/dashboard/links/1/stats`)
     await page.focus('#period-from')
     await page.fill('#period-from', '2026-05-01')
     await page.fill('#period-to', '2026-04-01')

@@ -7,20 +7,18 @@
  * screenshots of the forms at phone and desktop width, light and dark. At both widths the links
  * list's selects stay inside their panels.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
+  dashboardSuite,
   expectNoCsp,
   openPage,
   seriousAxe,
   setFirstPassword,
-  startDashboard,
-  stopDashboard,
   showAs,
 } from '../support/dashboard-browser.js'
-import type { TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
 
@@ -40,21 +38,10 @@ interface Link {
 }
 
 describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
-  let s: TestServer
-  let browser: Browser
-  let origin: string
-  let passwordLink: string
-  const contexts: BrowserContext[] = []
-
-  beforeAll(async () => {
-    ;({ s, browser, origin, passwordLink } = await startDashboard())
-  })
-  afterAll(async () => {
-    await stopDashboard(contexts, browser, s)
-  })
+  const suite = dashboardSuite()
 
   const open = (options: { width?: number; dark?: boolean } = {}) =>
-    openPage(browser, { ...options, track: contexts })
+    openPage(suite.browser, { ...options, track: suite.contexts })
 
   async function clean(page: Page, violations: string[]): Promise<void> {
     expect(await page.evaluate('window.__xss === undefined')).toBe(true)
@@ -62,21 +49,28 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
   }
 
   async function link(id: number): Promise<Link> {
-    const res = await s.api('GET', `/links/${id}`)
+    const res = await suite.s.api('GET', `/links/${id}`)
     expect(res.status).toBe(200)
     return (res.json as { data: Link }).data
   }
 
   it('create with password, country and pixel; refused form; edit; bulk delete with two others', async () => {
-    const pixel = await s.api('POST', '/pixels', { name: 'Meta', type: 'facebook', value: '42' })
+    const pixel = await suite.s.api('POST', '/pixels', {
+      name: 'Meta',
+      type: 'facebook',
+      value: '42',
+    })
     expect(pixel.status).toBe(201)
     const pixelId = (pixel.json as { data: { id: number } }).data.id
 
     const { page, violations } = await open()
-    await setFirstPassword(page, passwordLink, PASSWORD)
+    await setFirstPassword(page, suite.passwordLink, PASSWORD)
 
-    await page.goto(`${origin}/dashboard/links`)
-    await Promise.all([page.waitForURL(`${origin}/dashboard/links/new`), page.click('#new-link')])
+    await page.goto(`${suite.origin}/dashboard/links`)
+    await Promise.all([
+      page.waitForURL(`${suite.origin}/dashboard/links/new`),
+      page.click('#new-link'),
+    ])
     expect(await page.locator('h1').textContent()).toBe('New link')
     expect(await seriousAxe(page)).toEqual([])
 
@@ -148,12 +142,12 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
     // A short space name and a long one: the selects that list the spaces (in the bar's
     // menus, opened) stay inside their panels at every width.
     for (const name of ['Launch', 'Quarterly-Campaign-Summer2026xx']) {
-      expect((await s.api('POST', '/spaces', { name, color: 1 })).status).toBe(201)
+      expect((await suite.s.api('POST', '/spaces', { name, color: 1 })).status).toBe(201)
     }
     const launch = (
-      (await s.api('GET', '/spaces?search=Launch')).json as { data: { id: number }[] }
+      (await suite.s.api('GET', '/spaces?search=Launch')).json as { data: { id: number }[] }
     ).data[0]!.id
-    const spaced = await s.api('POST', '/links', {
+    const spaced = await suite.s.api('POST', '/links', {
       url: 'https://example.com/a/long/destination/path/that/goes/on?utm_source=newsletter',
       alias: 'in-launch',
       space_id: launch,
@@ -170,14 +164,14 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
         [`/dashboard/links/${id}`, 'edit'],
         ['/dashboard/links/new', 'new'],
       ] as const) {
-        await other.page.goto(`${origin}${path}`)
+        await other.page.goto(`${suite.origin}${path}`)
         expect(await seriousAxe(other.page)).toEqual([])
         expect(
           await other.page.evaluate('document.documentElement.scrollWidth'),
         ).toBeLessThanOrEqual(width)
         await keepScreenshot(other.page, `dashboard-link-${shot}-${name}`, { fullPage: true })
       }
-      await other.page.goto(`${origin}/dashboard/links`)
+      await other.page.goto(`${suite.origin}/dashboard/links`)
       expect(await seriousAxe(other.page)).toEqual([])
       expect(
         await other.page.evaluate(() => {
@@ -198,14 +192,14 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
     }
 
     const spacedId = (spaced.json as { data: { id: number } }).data.id
-    expect((await s.api('DELETE', `/links/${spacedId}`)).status).toBe(200)
+    expect((await suite.s.api('DELETE', `/links/${spacedId}`)).status).toBe(200)
 
     // Bulk delete: the new link and two others, all ticked with "select all", after confirming.
     for (const alias of ['other-1', 'other-2']) {
-      const res = await s.api('POST', '/links', { url: 'https://example.com/o', alias })
+      const res = await suite.s.api('POST', '/links', { url: 'https://example.com/o', alias })
       expect(res.status).toBe(201)
     }
-    await page.goto(`${origin}/dashboard/links`)
+    await page.goto(`${suite.origin}/dashboard/links`)
     expect(await page.locator('#links tbody tr').count()).toBe(3)
     expect(await page.locator('#links .link-title').first().textContent()).toBe(PAYLOAD)
     // The dashboard script shows what only it can do: copy buttons (here through the fallback,
@@ -221,18 +215,18 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
     await page.click('#bulk-menu summary')
     await page.selectOption('#bulk-action', 'delete')
     await Promise.all([
-      page.waitForURL(`${origin}/dashboard/links/bulk`),
+      page.waitForURL(`${suite.origin}/dashboard/links/bulk`),
       page.click('#bulk-apply'),
     ])
     expect(await page.locator('h1').textContent()).toBe('Delete 3 links?')
     expect(await seriousAxe(page)).toEqual([])
     await Promise.all([
-      page.waitForURL(`${origin}/dashboard/links?page=1&done=deleted-3`),
+      page.waitForURL(`${suite.origin}/dashboard/links?page=1&done=deleted-3`),
       page.click('#confirm-delete'),
     ])
     expect(await page.locator('#links-notice').textContent()).toBe('3 links were deleted.')
     expect(await page.locator('#links-count').textContent()).toMatch(/^You have no links yet/)
-    const left = await s.api('GET', '/links')
+    const left = await suite.s.api('GET', '/links')
     expect((left.json as { data: unknown[] }).data).toEqual([])
     await clean(page, violations)
   }, 180_000)

@@ -4,42 +4,28 @@
  * keeps it, the link is saved with its weights; no CSP violation; screenshots of the rotation
  * rows at phone and desktop width, light and dark.
  */
-import type { Browser, BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
+  dashboardSuite,
   expectNoCsp,
   openPage,
   seriousAxe,
   setFirstPassword,
-  startDashboard,
-  stopDashboard,
   showAs,
 } from '../support/dashboard-browser.js'
-import type { TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
 const PASSWORD = 'dashboard password 2'
 
 describe.skipIf(!chromium.ok)('rotation weights in the link form, in Chromium', () => {
-  let s: TestServer
-  let browser: Browser
-  let origin: string
-  let passwordLink: string
-  const contexts: BrowserContext[] = []
-
-  beforeAll(async () => {
-    ;({ s, browser, origin, passwordLink } = await startDashboard())
-  })
-  afterAll(async () => {
-    await stopDashboard(contexts, browser, s)
-  })
+  const suite = dashboardSuite()
 
   it('says the destination URL’s share live, keeps it through htmx rows, saves the weights', async () => {
-    const { page, violations, context } = await openPage(browser, { track: contexts })
-    await setFirstPassword(page, passwordLink, PASSWORD)
-    await page.goto(`${origin}/dashboard/links/new`)
+    const { page, violations, context } = await openPage(suite.browser, { track: suite.contexts })
+    await setFirstPassword(page, suite.passwordLink, PASSWORD)
+    await page.goto(`${suite.origin}/dashboard/links/new`)
     await page.fill('#url', 'https://example.com/main')
     await page.click('#section-targeting summary')
     await page.selectOption('#target_type', '4')
@@ -67,7 +53,7 @@ describe.skipIf(!chromium.ok)('rotation weights in the link form, in Chromium', 
       page.click('#save-link'),
     ])
     const id = Number(/\/links\/(\d+)\?/.exec(page.url())![1])
-    const res = await s.api('GET', `/links/${id}`)
+    const res = await suite.s.api('GET', `/links/${id}`)
     expect((res.json as { data: { rotation_target: unknown } }).data.rotation_target).toEqual([
       { value: 'https://a.example.com/', weight: 30 },
       { value: 'https://b.example.com/', weight: 45 },
@@ -75,10 +61,10 @@ describe.skipIf(!chromium.ok)('rotation weights in the link form, in Chromium', 
     await expectNoCsp(page, violations)
 
     const cookies = await context.cookies()
-    const other = await openPage(browser, { cookies, track: contexts })
+    const other = await openPage(suite.browser, { cookies, track: suite.contexts })
     for (const { width, dark, name } of VIEWS) {
       await showAs(other.page, { width, dark })
-      await other.page.goto(`${origin}/dashboard/links/${id}`)
+      await other.page.goto(`${suite.origin}/dashboard/links/${id}`)
       await other.page.click('#section-targeting summary')
       expect(await seriousAxe(other.page)).toEqual([])
       expect(await other.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(

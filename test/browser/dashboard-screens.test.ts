@@ -5,8 +5,7 @@
  * never run; a create and a delete with JavaScript off; screenshots at phone and desktop
  * width, light and dark, into test-artifacts/.
  */
-import type { Browser, BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
@@ -14,11 +13,9 @@ import {
   openPage,
   seriousAxe,
   setFirstPassword,
-  startDashboard,
-  stopDashboard,
   showAs,
+  dashboardSuite,
 } from '../support/dashboard-browser.js'
-import type { TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
 
@@ -29,62 +26,61 @@ const XSS = `<img src=x onerror="window.__xss=1">`
 const URL_XSS = 'https://example.com/?q=<script>window.__xss=2</script>'
 
 describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
-  let s: TestServer
-  let browser: Browser
-  let origin: string
-  let passwordLink: string
+  const suite = dashboardSuite()
   let cookies: Cookies
-  const contexts: BrowserContext[] = []
 
   // These screens are checked for CSP refusals in the console only.
   const open = (options: { width?: number; dark?: boolean; javaScript?: boolean } = {}) =>
-    openPage(browser, {
+    openPage(suite.browser, {
       width: options.width,
       dark: options.dark,
       context: { javaScriptEnabled: options.javaScript ?? true },
       cookies,
       cspEvents: false,
-      track: contexts,
+      track: suite.contexts,
     })
 
   beforeAll(async () => {
-    ;({ s, browser, origin, passwordLink } = await startDashboard())
     // Stored payloads in every kind of row these screens show.
     expect(
-      (await s.api('POST', '/pixels', { name: XSS.slice(0, 32), type: 'facebook', value: '123' }))
-        .status,
+      (
+        await suite.s.api('POST', '/pixels', {
+          name: XSS.slice(0, 32),
+          type: 'facebook',
+          value: '123',
+        })
+      ).status,
     ).toBe(201)
     expect(
       (
-        await s.api('POST', '/pixels', {
+        await suite.s.api('POST', '/pixels', {
           name: 'Launch',
           type: 'google-analytics',
           value: 'G-1234',
         })
       ).status,
     ).toBe(201)
-    expect((await s.api('POST', '/spaces', { name: XSS.slice(0, 32), color: 4 })).status).toBe(201)
-    expect((await s.api('POST', '/spaces', { name: 'Campaigns', color: 2 })).status).toBe(201)
+    expect(
+      (await suite.s.api('POST', '/spaces', { name: XSS.slice(0, 32), color: 4 })).status,
+    ).toBe(201)
+    expect((await suite.s.api('POST', '/spaces', { name: 'Campaigns', color: 2 })).status).toBe(201)
     expect(
       (
-        await s.api('POST', '/domains', {
+        await suite.s.api('POST', '/domains', {
           name: 'go.example.com',
           index_page: URL_XSS,
         })
       ).status,
     ).toBe(201)
     const { page } = await open()
-    await setFirstPassword(page, passwordLink, PASSWORD)
+    await setFirstPassword(page, suite.passwordLink, PASSWORD)
     cookies = await page.context().cookies()
-  })
-  afterAll(async () => {
-    await stopDashboard(contexts, browser, s)
   })
 
   it('every screen: no axe or CSP violation, payloads shown as text and never run', async () => {
     const { page, violations } = await open()
     const check = async (path: string, heading: string) => {
-      await page.goto(`${origin}${path}`)
+      await page.goto(`${suite.origin}${path}`)
       expect(await page.locator('h1').textContent()).toBe(heading)
       expect(await seriousAxe(page), path).toEqual([])
       expect(await page.evaluate('window.__xss === undefined')).toBe(true)
@@ -109,11 +105,11 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
     await check('/dashboard/admin/domains', 'Global domains')
 
     // A refused form: every message beside its field, what was typed kept, focusable fields.
-    await page.goto(`${origin}/dashboard/pixels/new`)
+    await page.goto(`${suite.origin}/dashboard/pixels/new`)
     await page.fill('#name', 'x'.repeat(40))
     await page.fill('#value', 'not valid!')
     await Promise.all([
-      page.waitForURL(`${origin}/dashboard/pixels`),
+      page.waitForURL(`${suite.origin}/dashboard/pixels`),
       page.click('text=Create pixel'),
     ])
     expect(await page.locator('#name-error').textContent()).toBe(
@@ -126,14 +122,14 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
     expect(await seriousAxe(page)).toEqual([])
 
     // A new API key, shown once.
-    await page.goto(`${origin}/dashboard/account`)
+    await page.goto(`${suite.origin}/dashboard/account`)
     await page.fill('#key_name', XSS)
     await page.click('text=Create API key')
     await page.waitForSelector('#new-key')
     expect(await page.locator('#key-heading').textContent()).toBe(XSS)
     expect(await page.inputValue('#new-key')).toMatch(/^[A-Za-z0-9_-]{20,}$/)
     expect(await seriousAxe(page)).toEqual([])
-    await page.goto(`${origin}/dashboard/account`)
+    await page.goto(`${suite.origin}/dashboard/account`)
     expect(await page.locator('#keys tbody tr').count()).toBe(2)
     expect(await page.evaluate('window.__xss === undefined')).toBe(true)
     expect(await page.evaluate('window.__violations ?? []')).toEqual([])
@@ -142,11 +138,11 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
 
   it('creates and deletes with JavaScript off (plain forms, 303s, a confirmation page)', async () => {
     const { page } = await open({ javaScript: false })
-    await page.goto(`${origin}/dashboard/spaces/new`)
+    await page.goto(`${suite.origin}/dashboard/spaces/new`)
     await page.fill('#name', 'No script space')
     await page.selectOption('#color', '5')
     await Promise.all([
-      page.waitForURL(`${origin}/dashboard/spaces?done=created`),
+      page.waitForURL(`${suite.origin}/dashboard/spaces?done=created`),
       page.click('text=Create space'),
     ])
     expect(await page.locator('#notice').textContent({ timeout: 3000 })).toBe('Space created.')
@@ -157,7 +153,7 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
       'No script space',
     )
     await Promise.all([
-      page.waitForURL(`${origin}/dashboard/spaces?done=deleted`),
+      page.waitForURL(`${suite.origin}/dashboard/spaces?done=deleted`),
       page.click('button:has-text("Delete space")'),
     ])
     expect(await page.locator('#items').textContent()).not.toContain('No script space')
@@ -176,7 +172,7 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
     for (const { width, dark, name } of VIEWS) {
       await showAs(page, { width, dark })
       for (const [screen, path] of screens) {
-        await page.goto(`${origin}${path}`)
+        await page.goto(`${suite.origin}${path}`)
         expect(await seriousAxe(page), `${screen} ${name}`).toEqual([])
         await keepScreenshot(page, `dashboard-${screen}-${name}`, { fullPage: true })
         expect(

@@ -4,20 +4,17 @@
  * script payload never runs, the image loads under the link form's CSP with no violation, and
  * screenshots of the section at phone and desktop width, light and dark.
  */
-import type { Browser, BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
+  dashboardSuite,
   expectNoCsp,
   openPage,
   seriousAxe,
   setFirstPassword,
-  startDashboard,
-  stopDashboard,
   showAs,
 } from '../support/dashboard-browser.js'
-import type { TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
 
@@ -32,21 +29,10 @@ const PNG = Buffer.from(
 const IMAGE = 'https://cdn.social.test/card.png'
 
 describe.skipIf(!chromium.ok)('dashboard social preview in Chromium', () => {
-  let s: TestServer
-  let browser: Browser
-  let origin: string
-  let passwordLink: string
-  const contexts: BrowserContext[] = []
-
-  beforeAll(async () => {
-    ;({ s, browser, origin, passwordLink } = await startDashboard())
-  })
-  afterAll(async () => {
-    await stopDashboard(contexts, browser, s)
-  })
+  const suite = dashboardSuite()
 
   const open = (options: { width?: number; dark?: boolean } = {}) =>
-    openPage(browser, { ...options, track: contexts })
+    openPage(suite.browser, { ...options, track: suite.contexts })
 
   it('draws the card as the fields are typed and saves them; screenshots', async () => {
     const { context, page, violations } = await open()
@@ -55,8 +41,8 @@ describe.skipIf(!chromium.ok)('dashboard social preview in Chromium', () => {
       fetched++
       return route.fulfill({ status: 200, contentType: 'image/png', body: PNG })
     })
-    await setFirstPassword(page, passwordLink, PASSWORD)
-    await page.goto(`${origin}/dashboard/links/new`)
+    await setFirstPassword(page, suite.passwordLink, PASSWORD)
+    await page.goto(`${suite.origin}/dashboard/links/new`)
     await page.fill('#url', 'https://example.com/social')
     await page.fill('#alias', 'social-card')
     await page.click('#section-social summary')
@@ -101,7 +87,7 @@ describe.skipIf(!chromium.ok)('dashboard social preview in Chromium', () => {
       page.click('#save-link'),
     ])
     const id = Number(/\/dashboard\/links\/(\d+)/.exec(page.url())![1])
-    const res = await s.api('GET', `/links/${id}`)
+    const res = await suite.s.api('GET', `/links/${id}`)
     expect((res.json as { data: Record<string, unknown> }).data).toMatchObject({
       og_title: PAYLOAD,
       og_description: 'Half price <b>today</b> & tomorrow',
@@ -111,7 +97,9 @@ describe.skipIf(!chromium.ok)('dashboard social preview in Chromium', () => {
     await expectNoCsp(page, violations)
 
     const cookies = await context.cookies()
-    const shown = await s.api('PATCH', `/links/${id}`, { og_title: 'Spring sale: half price' })
+    const shown = await suite.s.api('PATCH', `/links/${id}`, {
+      og_title: 'Spring sale: half price',
+    })
     expect(shown.status).toBe(200)
     const other = await open()
     await other.context.route('https://cdn.social.test/**', (route) =>
@@ -120,7 +108,7 @@ describe.skipIf(!chromium.ok)('dashboard social preview in Chromium', () => {
     await other.context.addCookies(cookies)
     for (const { width, dark, name } of VIEWS) {
       await showAs(other.page, { width, dark })
-      await other.page.goto(`${origin}/dashboard/links/${id}`)
+      await other.page.goto(`${suite.origin}/dashboard/links/${id}`)
       await other.page.click('#section-social summary')
       await other.page.waitForFunction(
         () => (document.getElementById('social-card-image') as HTMLImageElement).naturalWidth === 1,

@@ -7,8 +7,8 @@
  * finding; screenshots of the chip field with its suggestions open and of the bulk bar at phone
  * and desktop size, light and dark.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
@@ -16,12 +16,10 @@ import {
   openPage,
   seriousAxe,
   setFirstPassword,
-  startDashboard,
-  stopDashboard,
   type Cookies,
   showAs,
+  dashboardSuite,
 } from '../support/dashboard-browser.js'
-import type { TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
 const PASSWORD = 'dashboard password 3'
@@ -29,22 +27,18 @@ const PASSWORD = 'dashboard password 3'
 const chipNames = (page: Page) => page.locator('.chip span').allTextContents()
 
 describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
-  let s: TestServer
-  let browser: Browser
-  let origin: string
-  let passwordLink: string
   let cookies: Cookies
   let saved: number
-  const contexts: BrowserContext[] = []
+
+  const suite = dashboardSuite()
 
   beforeAll(async () => {
-    ;({ s, browser, origin, passwordLink } = await startDashboard())
     for (const [alias, tag] of [
       ['spring', 'Spring Sale'],
       ['summer', 'Summer'],
       ['news', 'Newsletter'],
     ] as const) {
-      const res = await s.api('POST', '/links', {
+      const res = await suite.s.api('POST', '/links', {
         url: `https://example.com/${alias}`,
         alias,
         'tags[]': tag,
@@ -52,28 +46,25 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
       expect(res.status).toBe(201)
     }
   })
-  afterAll(async () => {
-    await stopDashboard(contexts, browser, s)
-  })
 
   /** A signed-in page of `path` at one of the screenshot views (390×844 or 1280×800). */
   async function view(path: string, width: number, dark: boolean) {
-    const opened = await openPage(browser, {
+    const opened = await openPage(suite.browser, {
       width,
       dark,
       cookies,
-      track: contexts,
+      track: suite.contexts,
       context: { viewport: { width, height: width === 390 ? 844 : 800 } },
     })
-    await opened.page.goto(`${origin}${path}`)
+    await opened.page.goto(`${suite.origin}${path}`)
     return opened
   }
 
   it('makes chips from typing and suggestions, takes them off, and saves their tags', async () => {
-    const { page, violations, context } = await openPage(browser, { track: contexts })
-    await setFirstPassword(page, passwordLink, PASSWORD)
+    const { page, violations, context } = await openPage(suite.browser, { track: suite.contexts })
+    await setFirstPassword(page, suite.passwordLink, PASSWORD)
     cookies = await context.cookies()
-    await page.goto(`${origin}/dashboard/links/new`)
+    await page.goto(`${suite.origin}/dashboard/links/new`)
     await page.fill('#url', 'https://example.com/chips')
     await page.click('#section-organise summary')
     const entry = page.getByRole('combobox', { name: 'Tags' })
@@ -132,7 +123,7 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
       page.click('#save-link'),
     ])
     saved = Number(/\/links\/(\d+)\?/.exec(page.url())![1])
-    const res = await s.api('GET', `/links/${saved}`)
+    const res = await suite.s.api('GET', `/links/${saved}`)
     expect((res.json as { data: { tags: string[] } }).data.tags).toEqual([
       'alpha',
       'last one',
@@ -169,12 +160,12 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
   }, 60_000)
 
   it('without JavaScript, the plain field names the tags, separated by commas', async () => {
-    const { page } = await openPage(browser, {
+    const { page } = await openPage(suite.browser, {
       cookies,
-      track: contexts,
+      track: suite.contexts,
       context: { javaScriptEnabled: false },
     })
-    await page.goto(`${origin}/dashboard/links/${saved}`)
+    await page.goto(`${suite.origin}/dashboard/links/${saved}`)
     await page.click('#section-organise summary')
     expect(await page.locator('#tags').inputValue()).toBe('alpha, last one, Spring Sale, Summer')
     expect(await page.locator('#tags').isVisible()).toBe(true)
@@ -196,19 +187,19 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
           .locator(`input[aria-label="Select http://short.test/${alias}"]`)
           .getAttribute('value'),
       )
-      const res = await s.api('GET', `/links/${id}`)
+      const res = await suite.s.api('GET', `/links/${id}`)
       expect((res.json as { data: { tags: string[] } }).data.tags).toContain('Season')
     }
     await expectNoCsp(page, violations)
   }, 60_000)
 
   it('looks right with the suggestions open and with the bulk bar open', async () => {
-    const form = await openPage(browser, { cookies, track: contexts })
-    const links = await openPage(browser, { cookies, track: contexts })
+    const form = await openPage(suite.browser, { cookies, track: suite.contexts })
+    const links = await openPage(suite.browser, { cookies, track: suite.contexts })
     for (const { width, dark, name } of VIEWS) {
       const height = width === 390 ? 844 : 800
       await showAs(form.page, { width, dark }, height)
-      await form.page.goto(`${origin}/dashboard/links/${saved}`)
+      await form.page.goto(`${suite.origin}/dashboard/links/${saved}`)
       await form.page.click('#section-organise summary')
       const entry = form.page.getByRole('combobox', { name: 'Tags' })
       await entry.pressSequentially('s')
@@ -225,7 +216,7 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
       await expectNoCsp(form.page, form.violations)
 
       await showAs(links.page, { width, dark }, height)
-      await links.page.goto(`${origin}/dashboard/links`)
+      await links.page.goto(`${suite.origin}/dashboard/links`)
       await links.page.click('#bulk-menu summary')
       await links.page.selectOption('#bulk-action', 'add_tag')
       expect(await seriousAxe(links.page)).toEqual([])

@@ -5,8 +5,7 @@
  * nothing wider than a phone. Screenshots at 390×844 and 1280×800, light and dark, go to
  * test-artifacts/.
  */
-import type { Browser, BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
@@ -15,11 +14,10 @@ import {
   openPage,
   seriousAxe,
   setFirstPassword,
-  startDashboard,
-  stopDashboard,
   showAs,
+  dashboardSuite,
 } from '../support/dashboard-browser.js'
-import { API_KEY, BROWSER_UA, eventually, type TestServer } from '../support/server.js'
+import { API_KEY, BROWSER_UA, eventually } from '../support/server.js'
 
 const chromium = chromiumCheck()
 const PASSWORD = 'tag stats password 1'
@@ -27,16 +25,12 @@ const PASSWORD = 'tag stats password 1'
 const HEIGHTS: Record<number, number> = { 390: 844, 1280: 800 }
 
 describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in Chromium', () => {
-  let s: TestServer
-  let browser: Browser
-  let origin: string
-  let passwordLink: string
   let cookies: Cookies
   let tagId: number
-  const contexts: BrowserContext[] = []
+
+  const suite = dashboardSuite()
 
   beforeAll(async () => {
-    ;({ s, browser, origin, passwordLink } = await startDashboard())
     const made: [string, string][] = [
       ['spring-a', 'tags[]=Spring'],
       ['spring-b', 'tags[]=spring&tags[]=Sale'],
@@ -44,7 +38,7 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
     ]
     for (const [alias, tags] of made) {
       const body = `url=https%3A%2F%2Fexample.com%2F${alias}&domain_id=1&alias=${alias}&${tags}`
-      const res = await s.send('/api/v1/links', {
+      const res = await suite.s.send('/api/v1/links', {
         method: 'POST',
         headers: {
           authorization: `Bearer ${API_KEY}`,
@@ -62,20 +56,20 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
     ]
     for (const [alias, times, referer] of visits) {
       for (let i = 0; i < times; i++) {
-        const res = await s.send(`/${alias}`, {
+        const res = await suite.s.send(`/${alias}`, {
           headers: { 'user-agent': BROWSER_UA, ...(referer ? { referer } : {}) },
         })
         expect(res.status).toBe(302)
       }
     }
-    const tags = (await s.api('GET', '/tags?search=Spring')).json as {
+    const tags = (await suite.s.api('GET', '/tags?search=Spring')).json as {
       data: { id: number; name: string }[]
     }
     tagId = tags.data.find((t) => t.name === 'Spring')!.id
     const counted = await eventually(
       async () =>
         (
-          (await s.api('GET', `/tags/${tagId}/stats?name=clicks`)).json as {
+          (await suite.s.api('GET', `/tags/${tagId}/stats?name=clicks`)).json as {
             data: { count: number }[]
           }
         ).data.reduce((sum, row) => sum + row.count, 0),
@@ -83,18 +77,15 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
     )
     expect(counted).toBe(11)
     const { page } = await open()
-    await setFirstPassword(page, passwordLink, PASSWORD)
+    await setFirstPassword(page, suite.passwordLink, PASSWORD)
     cookies = await page.context().cookies()
   }, 60_000)
-  afterAll(async () => {
-    await stopDashboard(contexts, browser, s)
-  })
 
   const open = (options: { width?: number; dark?: boolean } = {}) =>
-    openPage(browser, {
+    openPage(suite.browser, {
       ...options,
       cookies,
-      track: contexts,
+      track: suite.contexts,
       context: {
         viewport: { width: options.width ?? 1280, height: HEIGHTS[options.width ?? 1280]! },
       },
@@ -104,7 +95,7 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
     const { page, violations } = await open()
     for (const { width, dark, name } of VIEWS) {
       await showAs(page, { width, dark }, HEIGHTS[width])
-      await page.goto(`${origin}/dashboard/tags/${tagId}/stats`)
+      await page.goto(`${suite.origin}/dashboard/tags/${tagId}/stats`)
       expect(await page.locator('h1').textContent()).toBe('Tag “Spring”: 2 links')
       expect(await page.locator('#total-clicks strong').textContent()).toBe('11')
       expect(await page.locator('#top-referrer td', { hasText: 'news.example.org' }).count()).toBe(
@@ -118,7 +109,7 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
       await keepScreenshot(page, `dashboard-tag-stats-${name}`, { fullPage: true })
 
-      await page.goto(`${origin}/dashboard?tag=Spring`)
+      await page.goto(`${suite.origin}/dashboard?tag=Spring`)
       expect(await page.locator('#total-links strong').textContent()).toBe('2')
       expect(await page.locator('#total-clicks strong').textContent()).toBe('11')
       expect(await page.locator('#filter-tag').inputValue()).toBe('Spring')
@@ -129,7 +120,7 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
       await keepScreenshot(page, `dashboard-overview-tag-${name}`, { fullPage: true })
 
       // The Tags screen: a Statistics link on each row.
-      await page.goto(`${origin}/dashboard/tags`)
+      await page.goto(`${suite.origin}/dashboard/tags`)
       expect(
         await page.locator(`#item-${tagId} a[href="/dashboard/tags/${tagId}/stats"]`).textContent(),
       ).toBe('Statistics of Spring')
@@ -141,21 +132,21 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
   }, 120_000)
 
   it('chooses a tag on the Overview without JavaScript', async () => {
-    const { page } = await openPage(browser, {
+    const { page } = await openPage(suite.browser, {
       cookies,
-      track: contexts,
+      track: suite.contexts,
       context: { javaScriptEnabled: false },
     })
-    await page.goto(`${origin}/dashboard`)
+    await page.goto(`${suite.origin}/dashboard`)
     expect(await page.locator('#total-clicks strong').textContent()).toBe('15')
     await page.selectOption('#filter-tag', 'Sale')
     await Promise.all([
-      page.waitForURL(`${origin}/dashboard?tag=Sale`),
+      page.waitForURL(`${suite.origin}/dashboard?tag=Sale`),
       page.click('form.overview-tag button[type=submit]'),
     ])
     expect(await page.locator('#total-links strong').textContent()).toBe('1')
     expect(await page.locator('#total-clicks strong').textContent()).toBe('5')
-    await page.goto(`${origin}/dashboard?tag=missing`)
+    await page.goto(`${suite.origin}/dashboard?tag=missing`)
     expect(await page.locator('#unknown-tag').textContent()).toContain(
       'You have no tag named missing.',
     )

@@ -4,49 +4,35 @@
  * and the link is saved with the URL shown. No CSP violation, no serious axe-core violation;
  * screenshots of the open section at phone and desktop width, light and dark.
  */
-import type { Browser, BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
+  dashboardSuite,
   expectNoCsp,
   openPage,
   seriousAxe,
   setFirstPassword,
-  startDashboard,
-  stopDashboard,
   showAs,
 } from '../support/dashboard-browser.js'
-import type { TestServer } from '../support/server.js'
 
 const chromium = chromiumCheck()
 const PASSWORD = 'dashboard password utm'
 
 describe.skipIf(!chromium.ok)('the link form’s UTM section in Chromium', () => {
-  let s: TestServer
-  let browser: Browser
-  let origin: string
-  let passwordLink: string
-  const contexts: BrowserContext[] = []
-
-  beforeAll(async () => {
-    ;({ s, browser, origin, passwordLink } = await startDashboard())
-  })
-  afterAll(async () => {
-    await stopDashboard(contexts, browser, s)
-  })
+  const suite = dashboardSuite()
 
   it('keeps the URL and the fields in step, applies a template, saves the link', async () => {
-    const made = await s.api('POST', '/utm-templates', {
+    const made = await suite.s.api('POST', '/utm-templates', {
       name: 'Newsletter',
       utm_source: 'newsletter',
       utm_medium: 'email',
     })
     expect(made.status).toBe(201)
 
-    const { page, violations } = await openPage(browser, { track: contexts })
-    await setFirstPassword(page, passwordLink, PASSWORD)
-    await page.goto(`${origin}/dashboard/links/new`)
+    const { page, violations } = await openPage(suite.browser, { track: suite.contexts })
+    await setFirstPassword(page, suite.passwordLink, PASSWORD)
+    await page.goto(`${suite.origin}/dashboard/links/new`)
     await page.click('#section-utm summary')
 
     await page.fill('#url', 'https://example.org/p?a=1&utm_source=old#top')
@@ -76,24 +62,24 @@ describe.skipIf(!chromium.ok)('the link form’s UTM section in Chromium', () =>
       page.click('#save-link'),
     ])
     const id = Number(/links\/(\d+)\?/.exec(page.url())![1])
-    const link = await s.api('GET', `/links/${id}`)
+    const link = await suite.s.api('GET', `/links/${id}`)
     expect((link.json as { data: { url: string } }).data.url).toBe(
       'https://example.org/p?a=1&utm_source=newsletter&utm_medium=email#top',
     )
     await expectNoCsp(page, violations)
 
     const cookies = await page.context().cookies()
-    const other = await openPage(browser, { cookies, track: contexts })
+    const other = await openPage(suite.browser, { cookies, track: suite.contexts })
     for (const { width, dark, name } of VIEWS) {
       await showAs(other.page, { width, dark })
-      await other.page.goto(`${origin}/dashboard/links/${id}`)
+      await other.page.goto(`${suite.origin}/dashboard/links/${id}`)
       await other.page.click('#section-utm summary')
       expect(await seriousAxe(other.page)).toEqual([])
       expect(await other.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
         width,
       )
       await keepScreenshot(other.page.locator('#section-utm'), `dashboard-utm-${name}`)
-      await other.page.goto(`${origin}/dashboard/utm-templates`)
+      await other.page.goto(`${suite.origin}/dashboard/utm-templates`)
       expect(await seriousAxe(other.page)).toEqual([])
       await keepScreenshot(other.page, `dashboard-utm-templates-${name}`, { fullPage: true })
       await expectNoCsp(other.page, other.violations)

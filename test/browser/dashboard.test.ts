@@ -5,20 +5,18 @@
  * shown as text and never run, and screenshots at phone and desktop width, light and dark.
  */
 import SQLite from 'better-sqlite3'
-import type { Browser, BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
+  dashboardSuite,
   expectNoCsp,
   fillPasswordForm,
   openPage,
   seriousAxe,
-  startDashboard,
-  stopDashboard,
   showAs,
 } from '../support/dashboard-browser.js'
-import { BROWSER_UA, eventually, type TestServer } from '../support/server.js'
+import { BROWSER_UA, eventually } from '../support/server.js'
 
 const chromium = chromiumCheck()
 
@@ -31,28 +29,17 @@ const PAYLOADS = {
 }
 
 describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
-  let s: TestServer
-  let browser: Browser
-  let origin: string
-  let passwordLink: string
-  const contexts: BrowserContext[] = []
-
-  beforeAll(async () => {
-    ;({ s, browser, origin, passwordLink } = await startDashboard())
-  })
-  afterAll(async () => {
-    await stopDashboard(contexts, browser, s)
-  })
+  const suite = dashboardSuite()
 
   const open = (options: { width?: number; dark?: boolean } = {}) =>
-    openPage(browser, { ...options, track: contexts })
+    openPage(suite.browser, { ...options, track: suite.contexts })
 
   it('first user: one-time link → password → overview; sign out and in by keyboard; nothing stored runs', async () => {
     // Stored values with script payloads, in every field the overview shows.
-    const space = await s.api('POST', '/spaces', { name: PAYLOADS.space, color: 2 })
+    const space = await suite.s.api('POST', '/spaces', { name: PAYLOADS.space, color: 2 })
     expect(space.status).toBe(201)
     const spaceId = (space.json as { data: { id: number } }).data.id
-    const link = await s.api('POST', '/links', {
+    const link = await suite.s.api('POST', '/links', {
       url: 'https://example.com/landing',
       domain_id: 1,
       alias: 'first',
@@ -60,33 +47,41 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
       space_id: spaceId,
     })
     expect(link.status).toBe(201)
-    await s.api('POST', '/links', { url: 'https://example.com/two', domain_id: 1, alias: 'two' })
-    const db = new SQLite(s.dbPath)
+    await suite.s.api('POST', '/links', {
+      url: 'https://example.com/two',
+      domain_id: 1,
+      alias: 'two',
+    })
+    const db = new SQLite(suite.s.dbPath)
     db.prepare('UPDATE users SET name = ? WHERE id = 1').run(PAYLOADS.name)
     db.close()
     // A click, so the chart has a bar.
-    const visit = await s.send('/first', { headers: { 'user-agent': BROWSER_UA } })
+    const visit = await suite.s.send('/first', { headers: { 'user-agent': BROWSER_UA } })
     expect(visit.status).toBe(302)
     await eventually(
-      async () => ((await s.api('GET', '/links/1')).json as { data: { clicks: number } }).data,
+      async () =>
+        ((await suite.s.api('GET', '/links/1')).json as { data: { clicks: number } }).data,
       (d) => d.clicks === 1,
       5000,
     )
 
     const { page, violations } = await open()
-    await page.goto(passwordLink)
+    await page.goto(suite.passwordLink)
     expect(await page.locator('h1').textContent()).toBe('Set your password')
-    await fillPasswordForm(page, origin, PASSWORD)
+    await fillPasswordForm(page, suite.origin, PASSWORD)
     expect(await page.locator('h1').textContent()).toBe('Overview')
 
     // Sign out, then in again with the keyboard only.
-    await Promise.all([page.waitForURL(`${origin}/login?signed-out`), page.click('text=Sign out')])
+    await Promise.all([
+      page.waitForURL(`${suite.origin}/login?signed-out`),
+      page.click('text=Sign out'),
+    ])
     // The form puts the cursor in the email field by itself (autofocus); type once it has.
     await page.waitForFunction(() => document.activeElement?.id === 'email')
     await page.keyboard.type('admin@localhost')
     await page.keyboard.press('Tab')
     await page.keyboard.type(PASSWORD)
-    await Promise.all([page.waitForURL(`${origin}/dashboard`), page.keyboard.press('Enter')])
+    await Promise.all([page.waitForURL(`${suite.origin}/dashboard`), page.keyboard.press('Enter')])
 
     expect(await page.locator('#total-links strong').textContent()).toBe('2')
     expect(await page.locator('#total-clicks strong').textContent()).toBe('1')
@@ -115,7 +110,7 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
 
     // Account and admin pages: no violation either.
     for (const path of ['/dashboard/account', '/dashboard/admin']) {
-      await page.goto(`${origin}${path}`)
+      await page.goto(`${suite.origin}${path}`)
       expect(await seriousAxe(page)).toEqual([])
       expect(await page.evaluate('window.__xss === undefined')).toBe(true)
     }
@@ -128,11 +123,11 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
     await signed.context.addCookies(cookies)
     for (const { width, dark, name } of VIEWS) {
       await showAs(anonymous.page, { width, dark })
-      await anonymous.page.goto(`${origin}/login`)
+      await anonymous.page.goto(`${suite.origin}/login`)
       expect(await seriousAxe(anonymous.page)).toEqual([])
       await keepScreenshot(anonymous.page, `dashboard-login-${name}`)
       await showAs(signed.page, { width, dark })
-      await signed.page.goto(`${origin}/dashboard`)
+      await signed.page.goto(`${suite.origin}/dashboard`)
       expect(await signed.page.locator('h1').textContent()).toBe('Overview')
       expect(await seriousAxe(signed.page)).toEqual([])
       await keepScreenshot(signed.page, `dashboard-overview-${name}`, { fullPage: true })
@@ -140,7 +135,7 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
       expect(
         await signed.page.evaluate('document.documentElement.scrollWidth'),
       ).toBeLessThanOrEqual(width)
-      await signed.page.goto(`${origin}/dashboard/links?sort_by=clicks`)
+      await signed.page.goto(`${suite.origin}/dashboard/links?sort_by=clicks`)
       expect(await signed.page.locator('#links tbody tr').count()).toBe(2)
       expect(await signed.page.locator('#links .link-title').first().textContent()).toBe(
         PAYLOADS.title,
@@ -157,9 +152,9 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
 
   it('the home page of the default domain leads to sign-in', async () => {
     const { page } = await open()
-    await page.goto(`${origin}/`)
+    await page.goto(`${suite.origin}/`)
     expect(await page.locator('h1').textContent()).toBe('slink')
-    await Promise.all([page.waitForURL(`${origin}/login`), page.click('text=Sign in')])
+    await Promise.all([page.waitForURL(`${suite.origin}/login`), page.click('text=Sign in')])
     expect(await page.locator('h1').textContent()).toBe('Sign in')
   })
 })

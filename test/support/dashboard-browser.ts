@@ -1,13 +1,13 @@
 /**
  * The scaffolding the dashboard's Chromium suites share: `slink serve` and Chromium started
- * together and stopped, the first user's one-time link, a page in a fresh context at a given width and colour scheme that records CSP violations
+ * together and stopped (`dashboardSuite` does both around a suite's tests), the first user's one-time link, a page in a fresh context at a given width and colour scheme that records CSP violations
  * and dialogs, setting the first password through its form, serious and critical axe-core
  * violations, and the four views (phone and desktop, light and dark) each screen is checked in.
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { launchChromium } from './browser.js'
 import { startServer, type TestServer } from './server.js'
 
@@ -82,6 +82,26 @@ export async function stopDashboard(
   for (const c of contexts) await c.close()
   await browser?.close()
   await s?.stop()
+}
+
+export interface DashboardSuite extends Dashboard {
+  /** The contexts the suite's pages opened (`track`), closed after its tests. */
+  contexts: BrowserContext[]
+}
+
+/**
+ * Called in a `describe`: `startDashboard(env)` before its tests, `stopDashboard` after them.
+ * The fields are set once the suite's `beforeAll` has run.
+ */
+export function dashboardSuite(env: Record<string, string> = {}): DashboardSuite {
+  const suite = { contexts: [] as BrowserContext[] } as DashboardSuite
+  beforeAll(async () => {
+    Object.assign(suite, await startDashboard(env))
+  })
+  afterAll(async () => {
+    await stopDashboard(suite.contexts, suite.browser, suite.s)
+  })
+  return suite
 }
 
 /**
