@@ -1,8 +1,10 @@
 /**
  * The scaffolding the dashboard's Chromium suites share: `slink serve` and Chromium started
- * together and stopped (`dashboardSuite` does both around a suite's tests), the first user's one-time link, a page in a fresh context at a given width and colour scheme that records CSP violations
- * and dialogs, setting the first password through its form, serious and critical axe-core
- * violations, and the four views (phone and desktop, light and dark) each screen is checked in.
+ * together and stopped (`dashboardSuite` does both around a suite's tests), the first user's
+ * one-time link, a page in a fresh context at a given width and colour scheme that records CSP
+ * violations and dialogs, setting the first password through its form, serious and critical
+ * axe-core violations, and the four views (phone and desktop, light and dark) each screen is
+ * checked in.
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
