@@ -15,7 +15,7 @@ import { serve, type ServeProcess } from '../support/cli.js'
 import { startCluster, type TestCluster } from '../support/cluster.js'
 import { postgresCheck } from '../support/databases.js'
 import { startReceiver, type Received, type Receiver } from '../support/receiver.js'
-import { API_KEY, BROWSER_UA, HOST, send } from '../support/server.js'
+import { API_KEY, BROWSER_UA, eventually, HOST, send } from '../support/server.js'
 
 async function api(port: number, method: string, path: string, json?: object) {
   const reply = await send(port, `/api/v1${path}`, {
@@ -84,16 +84,13 @@ describe('a server killed between a change and its delivery', () => {
     expect(link.status).toBe(201)
     // The first attempt has failed (nobody listens); the event waits in the outbox.
     const hookId = Number(hook.json.data.id)
-    for (let tries = 0; ; tries++) {
-      const log = await api(server, 'GET', `/webhooks/${hookId}/deliveries`)
-      const rows = log.json.data as unknown as { attempts: number; error: string | null }[]
-      if (rows[0]?.attempts === 1) {
-        expect(rows[0].error).toBe('127.0.0.1: connection refused')
-        break
-      }
-      expect(tries).toBeLessThan(100)
-      await new Promise((r) => setTimeout(r, 50))
-    }
+    const deliveries = async () =>
+      (await api(server, 'GET', `/webhooks/${hookId}/deliveries`)).json.data as unknown as {
+        attempts: number
+        error: string | null
+      }[]
+    const [first] = await eventually(deliveries, (rows) => rows[0]?.attempts === 1, 5000)
+    expect(first).toMatchObject({ attempts: 1, error: '127.0.0.1: connection refused' })
     child!.kill('SIGKILL')
     await child!.exited
     // Its retry is due RETRY_DELAYS_MS[0] after the first attempt: that wait is written into the
