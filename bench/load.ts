@@ -140,6 +140,10 @@ async function paced(options: LoadOptions & { rate: number }): Promise<LoadResul
         },
         (response) => {
           response.resume()
+          response.on('error', () => {
+            errors++
+            resolve()
+          })
           response.on('end', () => {
             if (response.statusCode === undefined || response.statusCode >= 400) errors++
             latencies.push(performance.now() - due)
