@@ -159,22 +159,16 @@ export class ServiceMetrics implements Metrics {
         this.inc(highest)
       },
     })
-    new Gauge({
-      name: 'slink_click_backlog',
-      help: 'Clicks recorded and not yet written (bounded by CLICK_BACKLOG).',
-      registers: [this.registry],
-      collect() {
-        this.set(clicks.backlog)
-      },
-    })
-    new Gauge({
-      name: 'slink_redirects_waiting',
-      help: 'Counted visits held unanswered while the click backlog is at CLICK_BACKLOG.',
-      registers: [this.registry],
-      collect() {
-        this.set(clicks.waiting)
-      },
-    })
+    this.gaugeOf(
+      'slink_click_backlog',
+      'Clicks recorded and not yet written (bounded by CLICK_BACKLOG).',
+      () => clicks.backlog,
+    )
+    this.gaugeOf(
+      'slink_redirects_waiting',
+      'Counted visits held unanswered while the click backlog is at CLICK_BACKLOG.',
+      () => clicks.waiting,
+    )
   }
 
   /**
@@ -206,12 +200,21 @@ export class ServiceMetrics implements Metrics {
         this.set({ state: 'idle' }, pool.idleCount)
       },
     })
+    this.gaugeOf(
+      'slink_db_pool_waiting',
+      'Queries waiting for a PostgreSQL connection of the pool.',
+      () => pool.waitingCount,
+    )
+  }
+
+  /** A gauge without labels whose value is read when scraped. */
+  private gaugeOf(name: string, help: string, read: () => number): void {
     new Gauge({
-      name: 'slink_db_pool_waiting',
-      help: 'Queries waiting for a PostgreSQL connection of the pool.',
+      name,
+      help,
       registers: [this.registry],
       collect() {
-        this.set(pool.waitingCount)
+        this.set(read())
       },
     })
   }
