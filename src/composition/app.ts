@@ -95,23 +95,33 @@ function validatorsFor(schemes: Config['appUrlSchemes']): ReturnType<typeof stri
 }
 
 const serializerFactory = SerializerSelector()
-const serializers = new WeakMap<object, (doc: unknown) => string>()
+type Serializer = (doc: unknown) => string
+const serializerPools = new Map<string, WeakMap<object, Serializer>>()
 
 /**
  * The framework's own serializer compiler, each response schema compiled once for the apps of
- * this process (route schemas are module constants, the same objects in every app).
+ * this process (route schemas are module constants, the same objects in every app). As the
+ * validator compiler pools its compilers, the compiled serializers are pooled by the shared
+ * schemas and serializer options they were compiled with.
  */
-function sharedSerializers(
+export function sharedSerializers(
   ...args: Parameters<typeof serializerFactory>
 ): ReturnType<typeof serializerFactory> {
   const build = serializerFactory(...args)
+  const key = JSON.stringify(args)
+  let pool = serializerPools.get(key)
+  if (pool === undefined) {
+    pool = new WeakMap()
+    serializerPools.set(key, pool)
+  }
+  const compiled = pool
   return (route) => {
     const schema = route.schema
     if (typeof schema !== 'object' || schema === null) return build(route)
-    let serializer = serializers.get(schema)
+    let serializer = compiled.get(schema)
     if (serializer === undefined) {
       serializer = build(route)
-      serializers.set(schema, serializer)
+      compiled.set(schema, serializer)
     }
     return serializer
   }
