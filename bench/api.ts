@@ -12,11 +12,12 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
-import { sql } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { openDatabase, type Db } from '../src/db/connect.js'
 import { migrate } from '../src/db/migrate.js'
+import { settleSearchIndex } from '../src/db/migrations/0032-search-index-level.js'
 import { hashPassword, keyPrefix, sha256 } from '../src/shared/secrets.js'
 import { cpuLine, figureLine, ThreadCpu, type CpuSplit, type Figure } from './cpu.js'
 import { load, type LoadResult } from './load.js'
@@ -98,11 +99,9 @@ export async function seedApiDatabase(
         CASE WHEN i % 40 = 0 THEN CAST(${now - 86_400_000} AS bigint) ELSE NULL END,
         CAST(${now} AS bigint) - i, CAST(${now} AS bigint) - i
       FROM (${numbers}) AS numbers`.execute(db.kysely)
-    // The search index as a migration leaves it (migration 0020): one segment, not the many a
-    // million inserts in one statement leave for the next writes to merge.
-    if (target.kind === 'sqlite') {
-      await sql`INSERT INTO links_search (links_search) VALUES ('optimize')`.execute(db.kysely)
-    }
+    // The search index as the migrations leave a database with links (0020 and 0032): one
+    // segment on its level, not the many a million inserts in one statement leave.
+    if (target.kind === 'sqlite') await settleSearchIndex(db.kysely as Kysely<unknown>)
     await sql`ANALYZE`.execute(db.kysely)
   } finally {
     await db.close()

@@ -29,6 +29,7 @@ import { clickStream } from './migrations/0025-click-stream.js'
 import { clickSources } from './migrations/0028-click-sources.js'
 import { redirectRules } from './migrations/0030-redirect-rules.js'
 import { socialPreviews } from './migrations/0031-social-previews.js'
+import { searchIndexLevel } from './migrations/0032-search-index-level.js'
 import { tags } from './migrations/0026-tags.js'
 import { utmTemplates } from './migrations/0027-utm-templates.js'
 
@@ -61,6 +62,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0028-click-sources': clickSources(),
     '0030-redirect-rules': redirectRules(),
     '0031-social-previews': socialPreviews(),
+    '0032-search-index-level': searchIndexLevel(dialect),
   }
 }
 

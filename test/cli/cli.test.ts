@@ -46,7 +46,7 @@ describe('the real slink bin', () => {
     expect(slinkProcess(['migrate'], env)).toEqual({
       status: 0,
       stdout:
-        'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0004-dashboard-accounts, 0005-webhooks, 0006-imports, 0007-api-key-names, 0008-link-search, 0009-import-row-lookups, 0010-webhook-attempts, 0011-search-backlog, 0012-auth-generation, 0013-postgres-alias-suffixes, 0014-link-counts, 0015-postgres-link-counts, 0016-short-alias-suffixes, 0017-search-changed-text, 0019-short-key-prefixes, 0020-standard-search, 0023-normalised-urls, 0024-webhook-outbox-pending-age, 0025-click-stream, 0026-tags, 0027-utm-templates, 0028-click-sources, 0030-redirect-rules, 0031-social-previews\n',
+        'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0004-dashboard-accounts, 0005-webhooks, 0006-imports, 0007-api-key-names, 0008-link-search, 0009-import-row-lookups, 0010-webhook-attempts, 0011-search-backlog, 0012-auth-generation, 0013-postgres-alias-suffixes, 0014-link-counts, 0015-postgres-link-counts, 0016-short-alias-suffixes, 0017-search-changed-text, 0019-short-key-prefixes, 0020-standard-search, 0023-normalised-urls, 0024-webhook-outbox-pending-age, 0025-click-stream, 0026-tags, 0027-utm-templates, 0028-click-sources, 0030-redirect-rules, 0031-social-previews, 0032-search-index-level\n',
       stderr: '',
     })
     expect(slinkProcess(['key', 'create', '--email', 'nobody@example.com'], env)).toEqual({
@@ -67,7 +67,7 @@ describe('slink migrate', () => {
     expect(await slink(['migrate'], env)).toEqual({
       status: 0,
       stdout:
-        'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0004-dashboard-accounts, 0005-webhooks, 0006-imports, 0007-api-key-names, 0008-link-search, 0009-import-row-lookups, 0010-webhook-attempts, 0011-search-backlog, 0012-auth-generation, 0013-postgres-alias-suffixes, 0014-link-counts, 0015-postgres-link-counts, 0016-short-alias-suffixes, 0017-search-changed-text, 0019-short-key-prefixes, 0020-standard-search, 0023-normalised-urls, 0024-webhook-outbox-pending-age, 0025-click-stream, 0026-tags, 0027-utm-templates, 0028-click-sources, 0030-redirect-rules, 0031-social-previews\n',
+        'applied 0001-initial, 0002-clicks, 0003-click-stats-by-month, 0004-dashboard-accounts, 0005-webhooks, 0006-imports, 0007-api-key-names, 0008-link-search, 0009-import-row-lookups, 0010-webhook-attempts, 0011-search-backlog, 0012-auth-generation, 0013-postgres-alias-suffixes, 0014-link-counts, 0015-postgres-link-counts, 0016-short-alias-suffixes, 0017-search-changed-text, 0019-short-key-prefixes, 0020-standard-search, 0023-normalised-urls, 0024-webhook-outbox-pending-age, 0025-click-stream, 0026-tags, 0027-utm-templates, 0028-click-sources, 0030-redirect-rules, 0031-social-previews, 0032-search-index-level\n',
       stderr: '',
     })
     expect(await slink(['migrate'], env)).toEqual({

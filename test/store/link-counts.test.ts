@@ -171,6 +171,7 @@ it('are filled from the links already there when the migration runs', async () =
         '0028-click-sources',
         '0030-redirect-rules',
         '0031-social-previews',
+        '0032-search-index-level',
       ],
     })
     expect(await counts(db)).toEqual({ kept: { 1: 7, 2: 3 }, real: { 1: 7, 2: 3 } })
@@ -400,6 +401,7 @@ describe.skipIf(!postgres.ok)('the kept counts of links on PostgreSQL, filled', 
         '0028-click-sources',
         '0030-redirect-rules',
         '0031-social-previews',
+        '0032-search-index-level',
       ],
     })
     expect(await counts(db)).toEqual({

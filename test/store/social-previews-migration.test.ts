@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../src/db/connect.js'
-import { migrateTo, migrationNames } from '../../src/db/migrate.js'
+import { migrate, migrateTo, migrationNames } from '../../src/db/migrate.js'
 import { emptyPostgres, freshSqlite, postgresCheck } from '../support/databases.js'
 import { dumpOf, importDump } from '../support/dumps.js'
 
@@ -72,6 +72,8 @@ async function check(db: Db): Promise<void> {
   }
   expect(two).toEqual(fields)
 
+  // Dumped at the current schema, the later migrations applied.
+  await migrate(db)
   const target = await freshSqlite()
   try {
     await importDump(target.db, await dumpOf(db))
