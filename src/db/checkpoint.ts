@@ -11,12 +11,13 @@
  * instead of 29 µs with 500 MB in the log).
  *
  * So once the log holds `restartAt` pages, the passive checkpoint, which has copied nearly all
- * of it without holding anything, is followed by a restart checkpoint: it takes the write lock
- * (the request thread's writes wait for it in SQLite's busy handler, see write-lock.ts), copies
- * the few pages written meanwhile, waits for the readers of the moment, and the next write starts
- * the log over. It waits at most `waitMs` for the lock and the readers (the connection's busy
- * timeout for that one statement, so that writers are not held behind a long wait), and tries
- * again at the next call.
+ * of it without holding anything, is followed by a second one, which copies what was written
+ * during the first, and then by a restart checkpoint: it takes the write lock (the request
+ * thread's writes wait for it in SQLite's busy handler, see write-lock.ts), copies the few
+ * pages written meanwhile, waits for the readers of the moment, and the next write starts the
+ * log over (docs/adr/0003). It waits at most `waitMs` for the lock and the readers (the
+ * connection's busy timeout for that one statement, so that writers are not held behind a long
+ * wait), and tries again at the next call.
  */
 import type SQLite from 'better-sqlite3'
 import { LOCK_WAIT_MS } from './write-lock.js'
@@ -38,6 +39,7 @@ export function checkpoint(
 ): CheckpointResult {
   const passive = (handle.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[])[0]!
   if (passive.log < restartAt) return passive
+  handle.pragma('wal_checkpoint(PASSIVE)')
   return withBusyTimeout(
     handle,
     waitMs,

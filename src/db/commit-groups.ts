@@ -47,7 +47,9 @@ export class CommitGroups {
 
   /**
    * `within(connection, work)` runs work with the connection as its transaction (Db.kysely).
-   * `committed` is told after each commit, before any member resolves (db/read-snapshot.ts).
+   * `endSnapshot` ends the reader's snapshot (db/read-snapshot.ts): before each group waits for
+   * the write lock, since a restart checkpoint that holds the lock waits for that reader, and
+   * after each commit, before any member resolves, so that what follows reads what was written.
    */
   constructor(
     private readonly root: Kysely<Database>,
@@ -56,7 +58,7 @@ export class CommitGroups {
       connection: Kysely<Database>,
       work: () => Promise<T>,
     ) => Promise<T>,
-    private readonly committed: () => void = () => {},
+    private readonly endSnapshot: () => void = () => {},
   ) {
     this.sql = {
       begin: statementsOf(handle).begin,
@@ -107,6 +109,7 @@ export class CommitGroups {
 
   private async group(connection: Kysely<Database>): Promise<void> {
     try {
+      this.endSnapshot()
       this.sql.begin.run()
     } catch (error) {
       // The write lock stayed with another connection past the busy timeout: the first in line
@@ -146,7 +149,7 @@ export class CommitGroups {
     }
     try {
       sql.commit.run()
-      this.committed()
+      this.endSnapshot()
     } catch (error) {
       if (this.handle.inTransaction) sql.rollback.run()
       for (const [member] of done) member.reject(error)

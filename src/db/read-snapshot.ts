@@ -7,8 +7,10 @@
  *
  * The snapshot begins at the first read of a turn and ends when the turn does (setImmediate), or
  * at the first read after MAX_AGE_MS (work that awaits only promises can make a turn long). It
- * also ends as soon as the process's writing connection writes or commits (`close`), so a read
- * that follows a write of this process sees it, in the same turn too. A commit of another
+ * also ends as soon as the process's writing connection begins a transaction, writes or commits
+ * (`close`), so a read that follows a write of this process sees it, in the same turn too, and
+ * a checkpoint that holds the write lock does not wait for this reader while this thread waits
+ * for the lock (db/commit-groups.ts). A commit of another
  * process (a cluster worker, the CLI, the click-writing thread) is seen from the next turn on,
  * at most MAX_AGE_MS later, as if the read had come that much earlier.
  */

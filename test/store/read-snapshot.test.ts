@@ -4,8 +4,10 @@
  * is MAX_AGE_MS old; a write of this process is seen by the very next read, however it was made.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
 import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, expect, it } from 'vitest'
@@ -15,13 +17,14 @@ import { prepared } from '../../src/db/prepared.js'
 import { MAX_AGE_MS } from '../../src/db/read-snapshot.js'
 
 let dir: string
+let path: string
 let db: Db
 let other: SQLite.Database
 let read: (name: string) => Promise<{ value: string }[]>
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'slink-snapshot-'))
-  const path = join(dir, 'snapshot.db')
+  path = join(dir, 'snapshot.db')
   db = openDatabase({ kind: 'sqlite', path })
   await migrate(db)
   other = new SQLite(path)
@@ -104,4 +107,51 @@ it('ends the snapshot when a transaction of this process commits, before the tra
   await tx
   expect(during).toEqual([null])
   expect(await value('d')).toBe('1')
+})
+
+/** A restart checkpoint in another thread, as the click-writing thread runs it: its result. */
+const CHECKPOINTER = `
+  const { parentPort, workerData } = require('node:worker_threads')
+  const SQLite = require(workerData.driver)
+  const handle = new SQLite(workerData.path)
+  handle.pragma('busy_timeout = 2000')
+  parentPort.on('message', () => parentPort.postMessage(handle.pragma('wal_checkpoint(RESTART)')[0]))
+`
+
+it('ends the snapshot before a transaction waits for the write lock, which a restart checkpoint holding it waits on no more', async () => {
+  const checkpointer = new Worker(CHECKPOINTER, {
+    eval: true,
+    workerData: { path, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
+  })
+  try {
+    const result = new Promise<{ busy: number }>((resolve) => checkpointer.once('message', resolve))
+    await nextTurn()
+    elsewhere('e', '1')
+    // The group is asked for first, so it begins before the snapshot's turn ends.
+    const tx = db.transaction(() =>
+      sql`INSERT INTO settings (name, value) VALUES ('f', '1')`.execute(db.kysely),
+    )
+    expect(await value('e')).toBe('1')
+    checkpointer.postMessage('go')
+    // The checkpoint holds the write lock once another connection cannot have it.
+    other.pragma('busy_timeout = 0')
+    for (;;) {
+      try {
+        other.prepare('BEGIN IMMEDIATE').run()
+        other.prepare('ROLLBACK').run()
+      } catch {
+        break
+      }
+    }
+    await tx
+    // It copied the log and found no reader left: it did not give up after its 2 s.
+    expect(await result).toEqual({
+      busy: 0,
+      log: expect.any(Number),
+      checkpointed: expect.any(Number),
+    })
+    expect(await value('f')).toBe('1')
+  } finally {
+    await checkpointer.terminate()
+  }
 })
