@@ -4,6 +4,7 @@
  * between the workers of one machine. Only local changes are sent; received ones are published
  * locally as remote.
  */
+import type { EventEmitter } from 'node:events'
 import type { Redis } from 'ioredis'
 import type { Change, Changes } from '../shared/changes.js'
 
@@ -52,30 +53,44 @@ function isIpcMessage(message: unknown): message is IpcMessage {
   )
 }
 
+/** A cluster worker's channel to its primary: the process's own. */
+export interface PrimaryChannel extends Pick<EventEmitter, 'on' | 'off'> {
+  readonly connected: boolean
+  send?(
+    message: unknown,
+    sendHandle: undefined,
+    options: undefined,
+    callback: (error: Error | null) => void,
+  ): boolean
+}
+
 /**
  * In a cluster worker: send local changes to the primary, publish the ones it relays. The
  * changes of one turn go as one message (an import's batch makes a thousand at once).
  */
-export function relayThroughPrimary(changes: Changes): () => void {
+export function relayThroughPrimary(
+  changes: Changes,
+  channel: PrimaryChannel = process,
+): () => void {
   let pending: Change[] = []
   const flush = () => {
     const message: IpcMessage = { slink: 'changes', changes: pending }
     pending = []
     // A worker whose channel has closed is stopping: its changes have no one to reach.
-    if (process.connected) process.send?.(message, undefined, undefined, () => {})
+    if (channel.connected) channel.send?.(message, undefined, undefined, () => {})
   }
   const unsubscribe = changes.subscribe((change, remote) => {
-    if (remote || !process.send) return
+    if (remote || !channel.send) return
     if (pending.length === 0) queueMicrotask(flush)
     pending.push(change)
   })
   const onMessage = (message: unknown) => {
     if (isIpcMessage(message)) for (const change of message.changes) changes.publish(change, true)
   }
-  process.on('message', onMessage)
+  channel.on('message', onMessage)
   return () => {
     unsubscribe()
-    process.off('message', onMessage)
+    channel.off('message', onMessage)
   }
 }
 

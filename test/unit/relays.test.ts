@@ -1,42 +1,36 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { relayThroughPrimary } from '../../src/cluster/relays.js'
+import { EventEmitter } from 'node:events'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { relayThroughPrimary, type PrimaryChannel } from '../../src/cluster/relays.js'
 import { Changes, type Change } from '../../src/shared/changes.js'
 
 const link = (id: number): Change => ({ kind: 'link', id, domainId: 1, alias: `a${id}` })
 
 describe('relayThroughPrimary', () => {
-  const saved = {
-    send: Object.getOwnPropertyDescriptor(process, 'send'),
-    connected: Object.getOwnPropertyDescriptor(process, 'connected'),
-  }
+  // A worker's channel to its primary, as the process has it. Not the test process's own:
+  // that is the test runner's channel to its workers.
   let sent: unknown[]
-  let connected: boolean
+  let channel: EventEmitter & PrimaryChannel & { connected: boolean }
 
   beforeEach(() => {
     sent = []
-    connected = true
-    Object.defineProperty(process, 'send', {
-      configurable: true,
-      writable: true,
-      value: (message: unknown, _handle: unknown, _options: unknown, done?: () => void) => {
+    channel = Object.assign(new EventEmitter(), {
+      connected: true,
+      send: (
+        message: unknown,
+        _handle: undefined,
+        _options: undefined,
+        done: (error: null) => void,
+      ) => {
         sent.push(message)
-        done?.()
+        done(null)
         return true
       },
     })
-    Object.defineProperty(process, 'connected', { configurable: true, get: () => connected })
-  })
-
-  afterEach(() => {
-    for (const [name, descriptor] of Object.entries(saved)) {
-      if (descriptor) Object.defineProperty(process, name, descriptor)
-      else Reflect.deleteProperty(process, name)
-    }
   })
 
   it('sends the changes of one turn as one message, in order, and no remote ones', async () => {
     const changes = new Changes()
-    const stop = relayThroughPrimary(changes)
+    const stop = relayThroughPrimary(changes, channel)
     for (let id = 1; id <= 1000; id++) changes.publish(link(id))
     changes.publish(link(5000), true)
     expect(sent).toEqual([])
@@ -58,9 +52,9 @@ describe('relayThroughPrimary', () => {
     const changes = new Changes()
     const heard: [Change, boolean][] = []
     changes.subscribe((change, remote) => heard.push([change, remote]))
-    const stop = relayThroughPrimary(changes)
-    process.emit('message', { slink: 'changes', changes: [link(1), link(2)] }, undefined)
-    process.emit('message', { slink: 'other' }, undefined)
+    const stop = relayThroughPrimary(changes, channel)
+    channel.emit('message', { slink: 'changes', changes: [link(1), link(2)] }, undefined)
+    channel.emit('message', { slink: 'other' }, undefined)
     expect(heard).toEqual([
       [link(1), true],
       [link(2), true],
@@ -69,7 +63,7 @@ describe('relayThroughPrimary', () => {
     changes.publish(link(3))
     await Promise.resolve()
     expect(sent).toEqual([{ slink: 'changes', changes: [link(3)] }])
-    connected = false
+    channel.connected = false
     changes.publish(link(4))
     await Promise.resolve()
     expect(sent).toHaveLength(1)
