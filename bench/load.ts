@@ -158,13 +158,12 @@ async function paced(options: LoadOptions & { rate: number }): Promise<LoadResul
       request.end(options.body)
     })
   const started = performance.now()
+  const dueAt = (i: number) => started + (i * 1000) / options.rate
   const pending: Promise<void>[] = []
   for (let i = 0; i < total;) {
     const now = performance.now()
-    for (; i < total && started + (i * 1000) / options.rate <= now; i++) {
-      pending.push(send(i, started + (i * 1000) / options.rate))
-    }
-    if (i < total) await sleep(Math.max(0, started + (i * 1000) / options.rate - performance.now()))
+    for (; i < total && dueAt(i) <= now; i++) pending.push(send(i, dueAt(i)))
+    if (i < total) await sleep(Math.max(0, dueAt(i) - performance.now()))
   }
   await Promise.all(pending)
   const elapsed = (performance.now() - started) / 1000
