@@ -92,20 +92,21 @@ it('sees the writes of this process at once: a transaction, the query builder’
 
 it('ends the snapshot when a transaction of this process commits, before the transaction resolves', async () => {
   await nextTurn()
-  const during: (string | null)[] = []
+  let inserted!: () => void
+  const insertedYet = new Promise<void>((resolve) => (inserted = resolve))
+  let finish!: () => void
+  const finished = new Promise<void>((resolve) => (finish = resolve))
   const tx = db.transaction(async () => {
     await sql`INSERT INTO settings (name, value) VALUES ('d', '1')`.execute(db.kysely)
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    inserted()
+    await finished
   })
-  // Another request reads while the transaction is open, in the same turn as its commit: the
-  // thread is held past both timers, so they fire in one turn, this one first.
-  setTimeout(() => void value('d').then((v) => during.push(v)), 10)
-  setImmediate(() => {
-    const until = performance.now() + 40
-    while (performance.now() < until);
-  })
+  await insertedYet
+  // Another request reads while the transaction is open; then, with no turn of the event loop
+  // between (the snapshot would end with it), the transaction commits and resolves.
+  expect(await value('d')).toBeNull()
+  finish()
   await tx
-  expect(during).toEqual([null])
   expect(await value('d')).toBe('1')
 })
 
@@ -133,8 +134,10 @@ it('ends the snapshot before a transaction waits for the write lock, which a res
     )
     expect(await value('e')).toBe('1')
     checkpointer.postMessage('go')
-    // The checkpoint holds the write lock once another connection cannot have it.
+    // The checkpoint holds the write lock once another connection cannot have it. Asked
+    // without leaving this turn, so the snapshot stays open.
     other.pragma('busy_timeout = 0')
+    const deadline = performance.now() + 10_000
     for (;;) {
       try {
         other.prepare('BEGIN IMMEDIATE').run()
@@ -142,6 +145,7 @@ it('ends the snapshot before a transaction waits for the write lock, which a res
       } catch {
         break
       }
+      if (performance.now() > deadline) throw new Error('the checkpoint never took the write lock')
     }
     await tx
     // It copied the log and found no reader left: it did not give up after its 2 s.
