@@ -132,7 +132,11 @@ describe('migration 0032 on SQLite', () => {
   })
 
   it('leaves an empty index as it is', async () => {
-    await migrate(db)
+    await migrateTo(db, '0031-social-previews')
+    const data = () => sql`SELECT id, block FROM links_search_data ORDER BY id`.execute(db.kysely)
+    const before = (await data()).rows
+    expect((await migrate(db)).applied).toEqual(['0032-search-index-level'])
+    expect((await data()).rows).toEqual(before)
     await db.close()
     expect(segments(path)).toEqual([])
     db = openDatabase({ kind: 'sqlite', path })
