@@ -109,12 +109,8 @@ export function sharedSerializers(
 ): ReturnType<typeof serializerFactory> {
   const build = serializerFactory(...args)
   const key = JSON.stringify(args)
-  let pool = serializerPools.get(key)
-  if (pool === undefined) {
-    pool = new WeakMap()
-    serializerPools.set(key, pool)
-  }
-  const compiled = pool
+  const compiled = serializerPools.get(key) ?? new WeakMap<object, Serializer>()
+  serializerPools.set(key, compiled)
   return (route) => {
     const schema = route.schema
     if (typeof schema !== 'object' || schema === null) return build(route)
