@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { connect } from 'node:net'
 import { defineConfig, type ViteUserConfig } from 'vitest/config'
 
@@ -9,6 +10,12 @@ import { defineConfig, type ViteUserConfig } from 'vitest/config'
 const postgresUrl = new URL(
   process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
 )
+
+/**
+ * This run's name, inherited by every test process: the PostgreSQL databases the processes keep
+ * for reuse carry it, and the run's teardown (test/support/global-setup.ts) drops them.
+ */
+process.env.SLINK_TEST_RUN ??= `r${randomBytes(4).toString('hex')}`
 
 /** Test files that mock a module (vi.mock): they need a module registry of their own. */
 const MOCKING = ['test/unit/visitor-context.test.ts']
@@ -41,6 +48,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       maxWorkers: 2,
       testTimeout: 20_000,
       hookTimeout: 30_000,
+      globalSetup: ['test/support/global-setup.ts'],
       // Test files share their worker's modules (importing the app once per worker, not once
       // per file); a file that mocks a module runs in a project of its own, isolated.
       isolate: false,

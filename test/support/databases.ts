@@ -104,20 +104,38 @@ export async function emptyPostgres(
   return createdDatabase(label, '')
 }
 
+/**
+ * The name of this test run (set by vitest.config.ts for every test process), in the names of
+ * the databases its processes keep for reuse, so that the run's teardown drops those and no
+ * other run's.
+ */
+export const TEST_RUN = process.env.SLINK_TEST_RUN ?? ''
+
 /** A new database of the server (`CREATE DATABASE … <options>`), its URL and its `drop`. */
 async function createdDatabase(
   label: string,
   options: string,
-): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `slink_${label}_${randomBytes(6).toString('hex')}`
+): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name = `slink_${label}_${TEST_RUN === '' ? '' : `${TEST_RUN}_`}${randomBytes(6).toString('hex')}`
   await admin((client) => client.query(`CREATE DATABASE ${name} ${options}`))
-  return {
-    url: databaseUrl(name),
-    drop: () =>
-      admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
-        () => {},
-      ),
-  }
+  return { name, url: databaseUrl(name), drop: () => dropDatabase(name) }
+}
+
+function dropDatabase(name: string): Promise<void> {
+  return admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+    () => {},
+  )
+}
+
+/** Drops the databases this run's processes kept for reuse (`migratedPostgres`). */
+export async function dropKeptDatabases(run: string): Promise<void> {
+  const { rows } = await admin((client) =>
+    client.query<{ name: string }>(
+      `SELECT datname AS name FROM pg_database WHERE datname LIKE 'slink\\_%' AND datname LIKE $1`,
+      [`%\\_${run}\\_%`],
+    ),
+  )
+  for (const { name } of rows) await dropDatabase(name)
 }
 
 function databaseUrl(name: string): string {
@@ -167,13 +185,118 @@ function migratedTemplate(): Promise<string> {
 }
 
 /**
- * A new PostgreSQL database at today's schema, copied from a migrated template (a copy takes
- * a fraction of running every migration again); `drop` removes it.
+ * Databases at today's schema that their tests have given back, emptied, with the rows the
+ * migrations wrote, for the next test of this process to take: copying the template costs the
+ * server a few hundred milliseconds, emptying a database a few tens.
+ */
+const kept: string[] = []
+
+/** What a copy of the template holds: its schema's fingerprint and the migrations' rows. */
+interface TemplateState {
+  schema: string
+  seeded: { table: string; rows: string }[]
+}
+let templateState: Promise<TemplateState> | null = null
+
+/**
+ * A PostgreSQL database at today's schema, as a copy of a migrated template is, with no other
+ * connection to it; `drop` gives it back. Within a test run (`TEST_RUN`) a database given back
+ * is emptied and kept for the next caller, and the run's teardown drops it; outside one, it is
+ * dropped.
  */
 export async function migratedPostgres(
   label = 'test',
 ): Promise<{ url: string; drop(): Promise<void> }> {
-  return createdDatabase(label, `TEMPLATE ${await migratedTemplate()}`)
+  const reused = kept.pop()
+  const name = reused ?? (await createdDatabase(label, `TEMPLATE ${await migratedTemplate()}`)).name
+  templateState ??= stateOf(name)
+  const state = await templateState
+  return {
+    url: databaseUrl(name),
+    drop: async () => {
+      // A test that changed the schema (a table of its own, say) leaves a database not to reuse.
+      if (TEST_RUN === '' || !(await emptiedToTemplate(name, state))) await dropDatabase(name)
+      else kept.push(name)
+    },
+  }
+}
+
+async function onDatabase<T>(name: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl(name) })
+  await client.connect()
+  try {
+    return await run(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/** The tables of the schema but the migrations' own. */
+async function tablesOf(client: pg.Client): Promise<string[]> {
+  const { rows } = await client.query<{ name: string }>(
+    `SELECT tablename AS name FROM pg_tables
+     WHERE schemaname = current_schema() AND tablename NOT LIKE 'kysely_migration%'`,
+  )
+  return rows.map((r) => r.name)
+}
+
+/** A fingerprint of the schema: its relations with their columns, triggers and functions. */
+async function schemaOf(client: pg.Client): Promise<string> {
+  const { rows } = await client.query<{ schema: string }>(
+    `SELECT md5(
+       (SELECT string_agg(c.relname || ':' || c.relkind::text || ':' || coalesce(a.columns, ''), ','
+                          ORDER BY c.relname)
+        FROM pg_class c
+        LEFT JOIN LATERAL (
+          SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod) || ' ' || attnotnull::text,
+                            ',' ORDER BY attnum) AS columns
+          FROM pg_attribute WHERE attrelid = c.oid AND attnum > 0 AND NOT attisdropped) a ON true
+        WHERE c.relnamespace = current_schema()::regnamespace)
+       || (SELECT count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+           WHERE c.relnamespace = current_schema()::regnamespace)
+       || (SELECT count(*) FROM pg_proc WHERE pronamespace = current_schema()::regnamespace)
+     ) AS schema`,
+  )
+  return rows[0]!.schema
+}
+
+/** A new copy of the template: its schema's fingerprint and its rows, table by table, as JSON. */
+function stateOf(name: string): Promise<TemplateState> {
+  return onDatabase(name, async (client) => {
+    const seeded: TemplateState['seeded'] = []
+    for (const table of await tablesOf(client)) {
+      const { rows } = await client.query<{ rows: string | null }>(
+        `SELECT json_agg(t)::text AS rows FROM ${client.escapeIdentifier(table)} t`,
+      )
+      if (rows[0]!.rows !== null) seeded.push({ table, rows: rows[0]!.rows })
+    }
+    return { schema: await schemaOf(client), seeded }
+  })
+}
+
+/**
+ * Brings a database back to the template's state if its schema is still the template's: its
+ * other connections ended, every table emptied and its identities restarted, the rows the
+ * migrations wrote written again. False, and nothing done, for a schema changed.
+ */
+function emptiedToTemplate(name: string, state: TemplateState): Promise<boolean> {
+  return onDatabase(name, async (client) => {
+    if ((await schemaOf(client)) !== state.schema) return false
+    await client.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+    )
+    const tables = (await tablesOf(client)).map((t) => client.escapeIdentifier(t))
+    await client.query(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`)
+    for (const { table, rows } of state.seeded) {
+      const id = client.escapeIdentifier(table)
+      await client.query(
+        `INSERT INTO ${id} SELECT * FROM json_populate_recordset(null::${id}, $1::json)`,
+        [rows],
+      )
+    }
+    return true
+  })
 }
 
 export async function freshPostgres(label?: string): Promise<TestDatabase> {
