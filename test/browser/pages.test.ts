@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   chromiumCheck,
   keepScreenshot,
-  launchChromium,
+  releaseChromium,
+  sharedChromium,
   startDestination,
   type Destination,
 } from '../support/browser.js'
@@ -32,13 +33,13 @@ describe.skipIf(!chromium.ok)('pages in Chromium', () => {
   beforeAll(async () => {
     ;[s, browser, destination] = await Promise.all([
       startServer(),
-      launchChromium(),
+      sharedChromium(),
       startDestination(),
     ])
     short = `http://short.test:${s.port}`
   })
   afterAll(async () => {
-    await browser?.close()
+    await releaseChromium(browser)
     await destination?.close()
     await s?.stop()
   })

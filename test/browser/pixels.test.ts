@@ -8,7 +8,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   chromiumCheck,
-  launchChromium,
+  releaseChromium,
+  sharedChromium,
   startDestination,
   type Destination,
 } from '../support/browser.js'
@@ -48,12 +49,12 @@ describe.skipIf(!chromium.ok)('the pixel page in Chromium', () => {
     ;[plain, consent, browser, destination] = await Promise.all([
       startServer(),
       startServer({ PIXEL_CONSENT: '1' }),
-      launchChromium(),
+      sharedChromium(),
       startDestination(),
     ])
   })
   afterAll(async () => {
-    await browser?.close()
+    await releaseChromium(browser)
     await destination?.close()
     await Promise.all([plain?.stop(), consent?.stop()])
   })

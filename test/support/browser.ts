@@ -1,6 +1,6 @@
 /**
  * Real Chromium for the page tests: Debian's `chromium` driven by playwright-core (never a
- * downloaded browser), the short domain `short.test` resolved to loopback, and a small local
+ * downloaded browser), one for each test process, the short domain `short.test` resolved to loopback, and a small local
  * HTTP server to stand for destinations. Without Chromium the browser suites skip with a
  * one-line reason, except under CI=true, where they fail.
  */
@@ -19,7 +19,26 @@ export function chromiumCheck(): { ok: boolean; reason: string } {
   return { ok: false, reason }
 }
 
-export function launchChromium(): Promise<Browser> {
+let shared: Promise<Browser> | null = null
+
+/**
+ * Chromium for this test process: launched by the first suite that asks (or again, if it has
+ * gone), then shared by the suites after it, each in browser contexts of its own; a launch
+ * costs about a second of CPU. `releaseChromium` ends a suite's use of it.
+ */
+export async function sharedChromium(): Promise<Browser> {
+  const browser = await (shared ??= launchChromium())
+  if (browser.isConnected()) return browser
+  shared = launchChromium()
+  return shared
+}
+
+/** Closes every context a suite left open in Chromium; Chromium stays for the next suite. */
+export async function releaseChromium(browser: Browser | undefined): Promise<void> {
+  for (const context of browser?.contexts() ?? []) await context.close()
+}
+
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [

@@ -1,16 +1,16 @@
 /**
- * The scaffolding the dashboard's Chromium suites share: `slink serve` and Chromium started
- * together and stopped (`dashboardSuite` does both around a suite's tests), the first user's
- * one-time link, a page in a fresh context at a given width and colour scheme that records CSP
- * violations and dialogs, setting the first password through its form, serious and critical
- * axe-core violations, and the four views (phone and desktop, light and dark) each screen is
- * checked in.
+ * The scaffolding the dashboard's Chromium suites share: `slink serve` started and the test
+ * process's Chromium taken together, then both given up (`dashboardSuite` does both around a
+ * suite's tests), the first user's one-time link, a page in a fresh context at a given width
+ * and colour scheme that records CSP violations and dialogs, setting the first password through
+ * its form, serious and critical axe-core violations, and the four views (phone and desktop,
+ * light and dark) each screen is checked in.
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect } from 'vitest'
-import { launchChromium } from './browser.js'
+import { releaseChromium, sharedChromium } from './browser.js'
 import { startServer, type TestServer } from './server.js'
 
 /** axe-core's minified build: each page compiles it again, and it is half the size. */
@@ -59,7 +59,7 @@ export interface Dashboard {
 
 /** `slink serve` with these settings and Chromium, started together. */
 export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
-  const [s, browser] = await Promise.all([startServer(env), launchChromium()])
+  const [s, browser] = await Promise.all([startServer(env), sharedChromium()])
   try {
     return {
       s,
@@ -69,20 +69,20 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
     }
   } catch (error) {
     // The suite never sees them, so its afterAll could not stop them.
-    await browser.close()
+    await releaseChromium(browser)
     await s.stop()
     throw error
   }
 }
 
-/** Closes the suite's contexts, then Chromium, then the server (any may be missing). */
+/** Closes the suite's contexts (and any other left open), then the server (any may be missing). */
 export async function stopDashboard(
   contexts: BrowserContext[],
   browser: Browser | undefined,
   s: TestServer | undefined,
 ): Promise<void> {
   for (const c of contexts) await c.close()
-  await browser?.close()
+  await releaseChromium(browser)
   await s?.stop()
 }
 
