@@ -12,6 +12,7 @@ import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
   VIEWS,
   expectNoCsp,
+  inEachView,
   openPage,
   seriousAxe,
   setFirstPassword,
@@ -141,14 +142,13 @@ describe.skipIf(!chromium.ok)('the links list in Chromium', () => {
     const hookId = (made.json as { data: { id: number } }).data.id
     expect((await s.api('POST', `/webhooks/${hookId}/test`, {})).status).toBe(202)
     const { page, violations } = await openPage(browser, { cookies, track: contexts })
-    for (const { width, dark, name } of VIEWS) {
-      await showAs(page, { width, dark })
-      for (const [path, shot] of [
-        ['/dashboard/webhooks', 'webhooks'],
-        [`/dashboard/webhooks/${hookId}`, 'webhook'],
-        ['/dashboard/links/9999', 'not-found'],
-      ] as const) {
-        await page.goto(`${origin}${path}`)
+    for (const [path, shot] of [
+      ['/dashboard/webhooks', 'webhooks'],
+      [`/dashboard/webhooks/${hookId}`, 'webhook'],
+      ['/dashboard/links/9999', 'not-found'],
+    ] as const) {
+      await page.goto(`${origin}${path}`)
+      await inEachView(page, async ({ width, name }) => {
         await keepScreenshot(page, `dashboard-${shot}-${name}`, { fullPage: true })
         expect(await seriousAxe(page), `${shot} ${name}`).toEqual([])
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
@@ -157,7 +157,7 @@ describe.skipIf(!chromium.ok)('the links list in Chromium', () => {
         expect(await page.evaluate(SMALLEST_TEXT), `${shot} ${name}`).toBeGreaterThanOrEqual(11)
         // The top bar stays one row at both widths (nine sections at 1280 px).
         expect((await page.locator('.topbar').boundingBox())!.height).toBeLessThan(64)
-      }
+      })
       await expectNoCsp(page, violations)
     }
   }, 90_000)

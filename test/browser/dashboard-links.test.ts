@@ -11,13 +11,12 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
-  VIEWS,
   dashboardSuite,
   expectNoCsp,
+  inEachView,
   openPage,
   seriousAxe,
   setFirstPassword,
-  showAs,
 } from '../support/dashboard-browser.js'
 
 const chromium = chromiumCheck()
@@ -158,21 +157,23 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
     const cookies = await page.context().cookies()
     const other = await open()
     await other.context.addCookies(cookies)
-    for (const { width, dark, name } of VIEWS) {
-      await showAs(other.page, { width, dark })
-      for (const [path, shot] of [
-        [`/dashboard/links/${id}`, 'edit'],
-        ['/dashboard/links/new', 'new'],
-      ] as const) {
-        await other.page.goto(`${suite.origin}${path}`)
-        expect(await seriousAxe(other.page)).toEqual([])
+    for (const [path, shot] of [
+      [`/dashboard/links/${id}`, 'edit'],
+      ['/dashboard/links/new', 'new'],
+    ] as const) {
+      await other.page.goto(`${suite.origin}${path}`)
+      await inEachView(other.page, async ({ width, name }) => {
+        expect(await seriousAxe(other.page), `${shot} ${name}`).toEqual([])
         expect(
           await other.page.evaluate('document.documentElement.scrollWidth'),
+          `${shot} ${name}`,
         ).toBeLessThanOrEqual(width)
         await keepScreenshot(other.page, `dashboard-link-${shot}-${name}`, { fullPage: true })
-      }
-      await other.page.goto(`${suite.origin}/dashboard/links`)
-      expect(await seriousAxe(other.page)).toEqual([])
+      })
+    }
+    await other.page.goto(`${suite.origin}/dashboard/links`)
+    await inEachView(other.page, async ({ name }) => {
+      expect(await seriousAxe(other.page), name).toEqual([])
       expect(
         await other.page.evaluate(() => {
           document.querySelectorAll('details').forEach((d) => (d.open = true))
@@ -186,10 +187,11 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
           document.querySelectorAll('details').forEach((d) => (d.open = false))
           return { selects: selects.length > 0, spilling: spilling.length }
         }),
+        name,
       ).toEqual({ selects: true, spilling: 0 })
       await keepScreenshot(other.page, `dashboard-link-list-actions-${name}`, { fullPage: true })
       await clean(other.page, other.violations)
-    }
+    })
 
     const spacedId = (spaced.json as { data: { id: number } }).data.id
     expect((await suite.s.api('DELETE', `/links/${spacedId}`)).status).toBe(200)

@@ -8,12 +8,11 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
-  VIEWS,
   type Cookies,
+  inEachView,
   openPage,
   seriousAxe,
   setFirstPassword,
-  showAs,
   dashboardSuite,
 } from '../support/dashboard-browser.js'
 
@@ -169,17 +168,16 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
       ['admin', '/dashboard/admin'],
     ]
     const { page, violations } = await open()
-    for (const { width, dark, name } of VIEWS) {
-      await showAs(page, { width, dark })
-      for (const [screen, path] of screens) {
-        await page.goto(`${suite.origin}${path}`)
+    for (const [screen, path] of screens) {
+      await page.goto(`${suite.origin}${path}`)
+      await inEachView(page, async ({ width, name }) => {
         expect(await seriousAxe(page), `${screen} ${name}`).toEqual([])
         await keepScreenshot(page, `dashboard-${screen}-${name}`, { fullPage: true })
         expect(
           await page.evaluate('document.documentElement.scrollWidth'),
           `${screen} ${name}`,
         ).toBeLessThanOrEqual(width)
-      }
+      })
       expect(violations).toEqual([])
     }
   }, 180_000)

@@ -12,15 +12,14 @@ import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
-  VIEWS,
   type Cookies,
   expectNoCsp,
+  inEachView,
   openPage,
   seriousAxe,
   setFirstPassword,
   startDashboard,
   stopDashboard,
-  showAs,
 } from '../support/dashboard-browser.js'
 import type { TestServer } from '../support/server.js'
 import { gated, phpShortApi, sourceApi, type Gate, type SourceApi } from '../support/source-apis.js'
@@ -144,18 +143,19 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
 
   it('both pages: no axe violation, nothing wider than a phone, screenshots light and dark', async () => {
     const { page, violations } = await open({ signedIn: true })
-    for (const { width, dark, name } of VIEWS) {
-      await showAs(page, { width, dark })
-      await page.goto(`${origin}/dashboard/imports`)
-      expect(await seriousAxe(page)).toEqual([])
+    await page.goto(`${origin}/dashboard/imports`)
+    await inEachView(page, async ({ width, name }) => {
+      expect(await seriousAxe(page), name).toEqual([])
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
       await keepScreenshot(page, `imports-list-${name}`, { fullPage: true })
-      await page.click('#imports tbody tr:last-child a')
-      await page.waitForSelector('#import-status')
-      expect(await seriousAxe(page)).toEqual([])
+    })
+    await page.click('#imports tbody tr:last-child a')
+    await page.waitForSelector('#import-status')
+    await inEachView(page, async ({ width, name }) => {
+      expect(await seriousAxe(page), name).toEqual([])
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width)
       await keepScreenshot(page, `imports-one-${name}`, { fullPage: true })
-      await expectNoCsp(page, violations)
-    }
+    })
+    await expectNoCsp(page, violations)
   }, 120_000)
 })

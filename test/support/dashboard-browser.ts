@@ -107,9 +107,9 @@ export function dashboardSuite(env: Record<string, string> = {}): DashboardSuite
 }
 
 /**
- * Shows `page` as `view` from its next load on: the view's width (and `height`) and colour
- * scheme. A loop over VIEWS turns one page from view to view rather than opening a context for
- * each (a new context is a new renderer, which compiles axe-core again).
+ * Shows `page` as `view`: the view's width (and `height`) and colour scheme, at once and for
+ * the loads after. A loop over VIEWS turns one page from view to view rather than opening a
+ * context for each (a new context is a new renderer, which compiles axe-core again).
  */
 export async function showAs(
   page: Page,
@@ -118,6 +118,21 @@ export async function showAs(
 ): Promise<void> {
   await page.setViewportSize({ width: view.width, height })
   await page.emulateMedia({ colorScheme: view.dark ? 'dark' : 'light' })
+}
+
+/**
+ * Runs `check` on the page as it stands, shown in each of VIEWS in turn without a reload: the
+ * dashboard's widths and colour schemes are CSS media queries, which apply at once, so a screen
+ * is loaded (and given axe-core) once for its four views.
+ */
+export async function inEachView(
+  page: Page,
+  check: (view: (typeof VIEWS)[number]) => Promise<void>,
+): Promise<void> {
+  for (const view of VIEWS) {
+    await showAs(page, view)
+    await check(view)
+  }
 }
 
 export interface OpenOptions {
