@@ -1,7 +1,8 @@
 /**
- * The databases store tests run on: a fresh SQLite file always; PostgreSQL when reachable
- * (a new database per suite, or one per file emptied before each test). Without PostgreSQL the suite skips with a reason, except under
- * CI=true, where a missing service fails.
+ * The databases store tests run on: a fresh SQLite file always; PostgreSQL when reachable (a
+ * copy of a migrated template per suite, reused by the process's next suite once given back, or
+ * one per file brought back to the template's state before each test). Without PostgreSQL the
+ * suite skips with a reason, except under CI=true, where a missing service fails.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase, type Db } from '../../src/db/connect.js'
 import { migrate } from '../../src/db/migrate.js'
-import { sql } from 'kysely'
+import { CompiledQuery, sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 
@@ -84,14 +85,19 @@ export async function postgresCheck(): Promise<ServiceCheck> {
   }
 }
 
-async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL })
+/** `run` on a connection of its own to `url`, ended after it. */
+async function connectedTo<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
     return await run(client)
   } finally {
     await client.end()
   }
+}
+
+function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  return connectedTo(POSTGRES_ADMIN_URL, run)
 }
 
 /**
@@ -221,28 +227,33 @@ export async function migratedPostgres(
   }
 }
 
-async function onDatabase<T>(name: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl(name) })
-  await client.connect()
-  try {
-    return await run(client)
-  } finally {
-    await client.end()
-  }
+/** A statement's rows, on whichever connection a caller holds. */
+type Query = (text: string, values?: unknown[]) => Promise<Record<string, unknown>[]>
+
+function onClient(client: pg.Client): Query {
+  return async (text, values) => (await client.query(text, values)).rows
+}
+
+function onDb(db: Db): Query {
+  return async (text, values) =>
+    (await db.kysely.executeQuery(CompiledQuery.raw(text, values ?? []))).rows as Record<
+      string,
+      unknown
+    >[]
 }
 
 /** The tables of the schema but the migrations' own. */
-async function tablesOf(client: pg.Client): Promise<string[]> {
-  const { rows } = await client.query<{ name: string }>(
+async function tablesOf(query: Query): Promise<string[]> {
+  const rows = await query(
     `SELECT tablename AS name FROM pg_tables
      WHERE schemaname = current_schema() AND tablename NOT LIKE 'kysely_migration%'`,
   )
-  return rows.map((r) => r.name)
+  return rows.map((r) => r.name as string)
 }
 
 /** A fingerprint of the schema: its relations with their columns, triggers and functions. */
-async function schemaOf(client: pg.Client): Promise<string> {
-  const { rows } = await client.query<{ schema: string }>(
+async function schemaOf(query: Query): Promise<string> {
+  const [row] = await query(
     `SELECT md5(
        (SELECT string_agg(c.relname || ':' || c.relkind::text || ':' || coalesce(a.columns, ''), ','
                           ORDER BY c.relname)
@@ -257,44 +268,52 @@ async function schemaOf(client: pg.Client): Promise<string> {
        || (SELECT count(*) FROM pg_proc WHERE pronamespace = current_schema()::regnamespace)
      ) AS schema`,
   )
-  return rows[0]!.schema
+  return row!.schema as string
 }
 
 /** A new copy of the template: its schema's fingerprint and its rows, table by table, as JSON. */
 function stateOf(name: string): Promise<TemplateState> {
-  return onDatabase(name, async (client) => {
+  return connectedTo(databaseUrl(name), async (client) => {
+    const query = onClient(client)
     const seeded: TemplateState['seeded'] = []
-    for (const table of await tablesOf(client)) {
-      const { rows } = await client.query<{ rows: string | null }>(
-        `SELECT json_agg(t)::text AS rows FROM ${client.escapeIdentifier(table)} t`,
+    for (const table of await tablesOf(query)) {
+      const [row] = await query(
+        `SELECT json_agg(t)::text AS rows FROM ${pg.escapeIdentifier(table)} t`,
       )
-      if (rows[0]!.rows !== null) seeded.push({ table, rows: rows[0]!.rows })
+      if (row!.rows !== null) seeded.push({ table, rows: row!.rows as string })
     }
-    return { schema: await schemaOf(client), seeded }
+    return { schema: await schemaOf(query), seeded }
   })
 }
 
 /**
- * Brings a database back to the template's state if its schema is still the template's: its
- * other connections ended, every table emptied and its identities restarted, the rows the
- * migrations wrote written again. False, and nothing done, for a schema changed.
+ * Empties every table but the migrations' own, restarts their identities and writes again the
+ * rows the migrations wrote: what a new copy of the template holds.
+ */
+async function emptyToTemplate(query: Query, state: TemplateState): Promise<void> {
+  const tables = (await tablesOf(query)).map((t) => pg.escapeIdentifier(t))
+  await query(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`)
+  for (const { table, rows } of state.seeded) {
+    const id = pg.escapeIdentifier(table)
+    await query(`INSERT INTO ${id} SELECT * FROM json_populate_recordset(null::${id}, $1::json)`, [
+      rows,
+    ])
+  }
+}
+
+/**
+ * Brings a database given back to the template's state, its other connections ended, if its
+ * schema is still the template's. False, and nothing done, for a schema changed.
  */
 function emptiedToTemplate(name: string, state: TemplateState): Promise<boolean> {
-  return onDatabase(name, async (client) => {
-    if ((await schemaOf(client)) !== state.schema) return false
-    await client.query(
+  return connectedTo(databaseUrl(name), async (client) => {
+    const query = onClient(client)
+    if ((await schemaOf(query)) !== state.schema) return false
+    await query(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
        WHERE datname = current_database() AND pid <> pg_backend_pid()`,
     )
-    const tables = (await tablesOf(client)).map((t) => client.escapeIdentifier(t))
-    await client.query(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`)
-    for (const { table, rows } of state.seeded) {
-      const id = client.escapeIdentifier(table)
-      await client.query(
-        `INSERT INTO ${id} SELECT * FROM json_populate_recordset(null::${id}, $1::json)`,
-        [rows],
-      )
-    }
+    await emptyToTemplate(query, state)
     return true
   })
 }
@@ -313,9 +332,9 @@ export async function freshPostgres(label?: string): Promise<TestDatabase> {
 }
 
 /**
- * One migrated PostgreSQL database for a whole test file, emptied at the start of each test:
- * every table but the migrations' own is truncated and its identities restarted, so each test
- * finds what a new database would hold, without the cost of creating one per test.
+ * One migrated PostgreSQL database for a whole test file, brought back to the template's state
+ * at the start of each test (`emptyToTemplate`), so each test finds what a new database would
+ * hold, without the cost of creating one per test.
  */
 export function postgresPerFile(label?: string): {
   fresh(): Promise<TestDatabase>
@@ -324,17 +343,8 @@ export function postgresPerFile(label?: string): {
   let shared: TestDatabase | null = null
   return {
     async fresh() {
-      if (shared === null) {
-        shared = await freshPostgres(label)
-      } else {
-        const { rows } = await sql<{ name: string }>`
-          select tablename as name from pg_tables
-          where schemaname = current_schema() and tablename not like 'kysely_migration%'`.execute(
-          shared.db.kysely,
-        )
-        const tables = sql.join(rows.map((r) => sql.id(r.name)))
-        await sql`truncate ${tables} restart identity cascade`.execute(shared.db.kysely)
-      }
+      if (shared === null) shared = await freshPostgres(label)
+      else await emptyToTemplate(onDb(shared.db), await templateState!)
       return { db: shared.db, drop: async () => {} }
     },
     drop: async () => {
