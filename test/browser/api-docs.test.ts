@@ -12,7 +12,7 @@ describe.skipIf(!chromium.ok)('the API docs page in Chromium', () => {
   const suite = dashboardSuite()
 
   it('draws the operations with no CSP violation', async () => {
-    const { page, violations } = await openPage(suite.browser, { track: suite.contexts })
+    const { page, violations } = await openPage(suite.browser)
     await page.goto(`${suite.origin}/api/docs/`)
     await page.locator('.opblock').first().waitFor()
     expect(await page.locator('.opblock').count()).toBeGreaterThan(20)

@@ -7,7 +7,7 @@
  * without a serious axe violation or a CSP refusal, no text under 11 px and nothing wider than
  * a 390 px phone; screenshots at both widths and themes in test-artifacts/.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   chromiumCheck,
@@ -44,7 +44,6 @@ describe.skipIf(!chromium.ok)('the dashboard’s first minute in Chromium', () =
   let origin: string
   let cookies: Cookies
   let destination: Destination
-  const contexts: BrowserContext[] = []
 
   const open = (options: { width?: number; dark?: boolean; javaScript?: boolean } = {}) =>
     openPage(browser, {
@@ -53,7 +52,6 @@ describe.skipIf(!chromium.ok)('the dashboard’s first minute in Chromium', () =
       context: { javaScriptEnabled: options.javaScript ?? true },
       cookies,
       cspEvents: options.javaScript ?? true,
-      track: contexts,
     })
 
   /** Axe, text size and width checks of the page as it is, and its screenshot. */
@@ -74,13 +72,13 @@ describe.skipIf(!chromium.ok)('the dashboard’s first minute in Chromium', () =
       startDashboard(),
       startDestination(),
     ])
-    const { page } = await openPage(browser, { track: contexts })
+    const { page } = await openPage(browser)
     await setFirstPassword(page, passwordLink, PASSWORD)
     cookies = await page.context().cookies()
   })
   afterAll(async () => {
     await destination?.close()
-    await stopDashboard(contexts, browser, s)
+    await stopDashboard(browser, s)
   })
 
   it('guides the first run: the Overview offers the box and the next steps, the URL focused', async () => {

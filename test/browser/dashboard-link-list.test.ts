@@ -6,7 +6,7 @@
  * critical axe-core violation (contrast included: the dark delete button too). Screenshots under
  * test-artifacts/.
  */
-import type { Browser, BrowserContext } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
@@ -37,7 +37,6 @@ describe.skipIf(!chromium.ok)('the links list in Chromium', () => {
   let origin: string
   let cookies: Cookies
   let firstId = 0
-  const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
     let passwordLink: string
@@ -65,16 +64,16 @@ describe.skipIf(!chromium.ok)('the links list in Chromium', () => {
       expect(res.status).toBe(201)
       if (i === 1) firstId = (res.json as { data: { id: number } }).data.id
     }
-    const { page } = await openPage(browser, { track: contexts })
+    const { page } = await openPage(browser)
     await setFirstPassword(page, passwordLink, 'list password 1')
     cookies = await page.context().cookies()
   })
   afterAll(async () => {
-    await stopDashboard(contexts, browser, s)
+    await stopDashboard(browser, s)
   })
 
   it('one line per link on a desktop, the first link on a phone’s first screen, in every view', async () => {
-    const { page, violations } = await openPage(browser, { cookies, track: contexts })
+    const { page, violations } = await openPage(browser, { cookies })
     for (const { width, dark, name } of VIEWS) {
       await showAs(page, { width, dark }, width === 390 ? 844 : 800)
       await page.goto(`${origin}/dashboard/links`)
@@ -141,7 +140,7 @@ describe.skipIf(!chromium.ok)('the links list in Chromium', () => {
     expect(made.status).toBe(201)
     const hookId = (made.json as { data: { id: number } }).data.id
     expect((await s.api('POST', `/webhooks/${hookId}/test`, {})).status).toBe(202)
-    const { page, violations } = await openPage(browser, { cookies, track: contexts })
+    const { page, violations } = await openPage(browser, { cookies })
     for (const [path, shot] of [
       ['/dashboard/webhooks', 'webhooks'],
       [`/dashboard/webhooks/${hookId}`, 'webhook'],
@@ -166,7 +165,6 @@ describe.skipIf(!chromium.ok)('the links list in Chromium', () => {
     const { page } = await openPage(browser, {
       width: 390,
       cookies,
-      track: contexts,
       context: { javaScriptEnabled: false },
       cspEvents: false,
     })

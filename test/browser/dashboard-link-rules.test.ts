@@ -26,7 +26,7 @@ describe.skipIf(!chromium.ok)('the rules editor in the link form, in Chromium', 
   const suite = dashboardSuite()
 
   it('adds, moves and removes rules in place with htmx, and saves them in order', async () => {
-    const { page, violations, context } = await openPage(suite.browser, { track: suite.contexts })
+    const { page, violations, context } = await openPage(suite.browser)
     await setFirstPassword(page, suite.passwordLink, PASSWORD)
     await page.goto(`${suite.origin}/dashboard/links/new`)
     // A mark on the page: a full load would lose it, an htmx swap keeps it.
@@ -65,7 +65,7 @@ describe.skipIf(!chromium.ok)('the rules editor in the link form, in Chromium', 
     await expectNoCsp(page, violations)
 
     const cookies = await context.cookies()
-    const other = await openPage(suite.browser, { cookies, track: suite.contexts })
+    const other = await openPage(suite.browser, { cookies })
     for (const { width, dark, name } of VIEWS) {
       await showAs(other.page, { width, dark })
       await other.page.goto(`${suite.origin}/dashboard/links/${id}`)

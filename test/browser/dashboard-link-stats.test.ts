@@ -69,7 +69,7 @@ describe.skipIf(!chromium.ok)('a link’s statistics and QR code in Chromium', (
   })
 
   const open = (options: { width?: number; dark?: boolean } = {}) =>
-    openPage(suite.browser, { ...options, cookies, track: suite.contexts })
+    openPage(suite.browser, { ...options, cookies })
 
   it('draws the statistics with a map; payloads stay text; screenshots', async () => {
     const { page, violations } = await open()

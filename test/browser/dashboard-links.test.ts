@@ -40,7 +40,7 @@ describe.skipIf(!chromium.ok)('dashboard link forms in Chromium', () => {
   const suite = dashboardSuite()
 
   const open = (options: { width?: number; dark?: boolean } = {}) =>
-    openPage(suite.browser, { ...options, track: suite.contexts })
+    openPage(suite.browser, { ...options })
 
   async function clean(page: Page, violations: string[]): Promise<void> {
     expect(await page.evaluate('window.__xss === undefined')).toBe(true)

@@ -23,7 +23,7 @@ describe.skipIf(!chromium.ok)('rotation weights in the link form, in Chromium', 
   const suite = dashboardSuite()
 
   it('says the destination URL’s share live, keeps it through htmx rows, saves the weights', async () => {
-    const { page, violations, context } = await openPage(suite.browser, { track: suite.contexts })
+    const { page, violations, context } = await openPage(suite.browser)
     await setFirstPassword(page, suite.passwordLink, PASSWORD)
     await page.goto(`${suite.origin}/dashboard/links/new`)
     await page.fill('#url', 'https://example.com/main')
@@ -61,7 +61,7 @@ describe.skipIf(!chromium.ok)('rotation weights in the link form, in Chromium', 
     await expectNoCsp(page, violations)
 
     const cookies = await context.cookies()
-    const other = await openPage(suite.browser, { cookies, track: suite.contexts })
+    const other = await openPage(suite.browser, { cookies })
     for (const { width, dark, name } of VIEWS) {
       await showAs(other.page, { width, dark })
       await other.page.goto(`${suite.origin}/dashboard/links/${id}`)

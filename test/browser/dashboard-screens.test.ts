@@ -36,7 +36,6 @@ describe.skipIf(!chromium.ok)('dashboard screens in Chromium', () => {
       context: { javaScriptEnabled: options.javaScript ?? true },
       cookies,
       cspEvents: false,
-      track: suite.contexts,
     })
 
   beforeAll(async () => {

@@ -32,7 +32,7 @@ describe.skipIf(!chromium.ok)('dashboard social preview in Chromium', () => {
   const suite = dashboardSuite()
 
   const open = (options: { width?: number; dark?: boolean } = {}) =>
-    openPage(suite.browser, { ...options, track: suite.contexts })
+    openPage(suite.browser, { ...options })
 
   it('draws the card as the fields are typed and saves them; screenshots', async () => {
     const { context, page, violations } = await open()

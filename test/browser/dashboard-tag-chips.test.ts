@@ -53,7 +53,6 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
       width,
       dark,
       cookies,
-      track: suite.contexts,
       context: { viewport: { width, height: width === 390 ? 844 : 800 } },
     })
     await opened.page.goto(`${suite.origin}${path}`)
@@ -61,7 +60,7 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
   }
 
   it('makes chips from typing and suggestions, takes them off, and saves their tags', async () => {
-    const { page, violations, context } = await openPage(suite.browser, { track: suite.contexts })
+    const { page, violations, context } = await openPage(suite.browser)
     await setFirstPassword(page, suite.passwordLink, PASSWORD)
     cookies = await context.cookies()
     await page.goto(`${suite.origin}/dashboard/links/new`)
@@ -162,7 +161,6 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
   it('without JavaScript, the plain field names the tags, separated by commas', async () => {
     const { page } = await openPage(suite.browser, {
       cookies,
-      track: suite.contexts,
       context: { javaScriptEnabled: false },
     })
     await page.goto(`${suite.origin}/dashboard/links/${saved}`)
@@ -194,8 +192,8 @@ describe.skipIf(!chromium.ok)('the tags field as chips, in Chromium', () => {
   }, 60_000)
 
   it('looks right with the suggestions open and with the bulk bar open', async () => {
-    const form = await openPage(suite.browser, { cookies, track: suite.contexts })
-    const links = await openPage(suite.browser, { cookies, track: suite.contexts })
+    const form = await openPage(suite.browser, { cookies })
+    const links = await openPage(suite.browser, { cookies })
     for (const { width, dark, name } of VIEWS) {
       const height = width === 390 ? 844 : 800
       await showAs(form.page, { width, dark }, height)

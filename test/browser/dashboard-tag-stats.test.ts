@@ -85,7 +85,6 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
     openPage(suite.browser, {
       ...options,
       cookies,
-      track: suite.contexts,
       context: {
         viewport: { width: options.width ?? 1280, height: HEIGHTS[options.width ?? 1280]! },
       },
@@ -134,7 +133,6 @@ describe.skipIf(!chromium.ok)('a tag’s statistics and the Overview by tag in C
   it('chooses a tag on the Overview without JavaScript', async () => {
     const { page } = await openPage(suite.browser, {
       cookies,
-      track: suite.contexts,
       context: { javaScriptEnabled: false },
     })
     await page.goto(`${suite.origin}/dashboard`)

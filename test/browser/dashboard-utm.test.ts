@@ -29,7 +29,7 @@ describe.skipIf(!chromium.ok)('the link form’s UTM section in Chromium', () =>
     })
     expect(made.status).toBe(201)
 
-    const { page, violations } = await openPage(suite.browser, { track: suite.contexts })
+    const { page, violations } = await openPage(suite.browser)
     await setFirstPassword(page, suite.passwordLink, PASSWORD)
     await page.goto(`${suite.origin}/dashboard/links/new`)
     await page.click('#section-utm summary')
@@ -68,7 +68,7 @@ describe.skipIf(!chromium.ok)('the link form’s UTM section in Chromium', () =>
     await expectNoCsp(page, violations)
 
     const cookies = await page.context().cookies()
-    const other = await openPage(suite.browser, { cookies, track: suite.contexts })
+    const other = await openPage(suite.browser, { cookies })
     await other.page.goto(`${suite.origin}/dashboard/links/${id}`)
     await other.page.click('#section-utm summary')
     await inEachView(other.page, async ({ width, name }) => {

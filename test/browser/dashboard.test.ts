@@ -31,7 +31,7 @@ describe.skipIf(!chromium.ok)('dashboard in Chromium', () => {
   const suite = dashboardSuite()
 
   const open = (options: { width?: number; dark?: boolean } = {}) =>
-    openPage(suite.browser, { ...options, track: suite.contexts })
+    openPage(suite.browser, { ...options })
 
   it('first user: one-time link → password → overview; sign out and in by keyboard; nothing stored runs', async () => {
     // Stored values with script payloads, in every field the overview shows.

@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, BrowserContext } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumCheck, keepScreenshot } from '../support/browser.js'
 import {
@@ -36,7 +36,6 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
   let gate: Gate
   let dir: string
   let cookies: Cookies
-  const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
     // A phpShort API that holds its pages after the first until the test releases them: the
@@ -61,7 +60,7 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
     cookies = await page.context().cookies()
   })
   afterAll(async () => {
-    await stopDashboard(contexts, browser, s)
+    await stopDashboard(browser, s)
     await api?.close()
     rmSync(dir, { recursive: true, force: true })
   })
@@ -74,7 +73,6 @@ describe.skipIf(!chromium.ok)('imports pages in Chromium', () => {
       context: { acceptDownloads: true },
       cookies: options.signedIn ? cookies : undefined,
       dialogs: false,
-      track: contexts,
     })
 
   it('a file chosen in the form is imported; an API import refreshes itself until done; the export downloads', async () => {

@@ -8,7 +8,7 @@
  * answer "not found". Every page is free of CSP violations; screenshots of each step go to
  * test-artifacts/journey-*.png.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   chromiumCheck,
@@ -50,7 +50,6 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
   let destination: Destination
   let origin: string
   let passwordLink: string
-  const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
     ;[{ s, browser, origin, passwordLink }, destination] = await Promise.all([
@@ -59,7 +58,7 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
     ])
   })
   afterAll(async () => {
-    await stopDashboard(contexts, browser, s)
+    await stopDashboard(browser, s)
     await destination?.close()
   })
 
@@ -73,7 +72,6 @@ describe.skipIf(!chromium.ok)('the whole dashboard journey in Chromium', () => {
       context: options.visitor
         ? { userAgent: BROWSER_UA, extraHTTPHeaders: { 'x-forwarded-for': FRENCH_VISITOR } }
         : {},
-      track: contexts,
     })
 
   const shot = (page: Page, name: string) =>

@@ -9,7 +9,7 @@
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumCheck } from '../support/browser.js'
 import {
@@ -104,12 +104,11 @@ async function heldDestination(): Promise<Held> {
 describe.skipIf(!chromium.ok)('the pixel page runs its vendors without this origin', () => {
   let d: Dashboard
   let session: Cookies
-  const contexts: BrowserContext[] = []
   const held: Held[] = []
 
   beforeAll(async () => {
     d = await startDashboard()
-    const { page } = await openPage(d.browser, { track: contexts })
+    const { page } = await openPage(d.browser)
     await setFirstPassword(page, d.passwordLink, 'a sound password for the probe')
     session = await page.context().cookies()
     // A cookie scripts of this origin could read (the session cookie is HttpOnly).
@@ -126,7 +125,7 @@ describe.skipIf(!chromium.ok)('the pixel page runs its vendors without this orig
   })
   afterAll(async () => {
     await Promise.all(held.map((h) => h.close()))
-    await stopDashboard(contexts, d?.browser, d?.s)
+    await stopDashboard(d?.browser, d?.s)
   })
 
   async function pixelLink(destination: string, type: string, value: string): Promise<string> {
@@ -148,7 +147,6 @@ describe.skipIf(!chromium.ok)('the pixel page runs its vendors without this orig
       cookies: session,
       context: { userAgent: LINUX_CHROME, javaScriptEnabled: options.javaScript },
       cspEvents: false,
-      track: contexts,
     })
     const requested: string[] = []
     await context.route(

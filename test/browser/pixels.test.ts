@@ -4,7 +4,7 @@
  * destination its language picks, served by a local server. With PIXEL_CONSENT=1, nothing
  * loads until the visitor accepts; declining goes straight on without any vendor request.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   chromiumCheck,
@@ -43,7 +43,6 @@ describe.skipIf(!chromium.ok)('the pixel page in Chromium', () => {
   let consent: TestServer
   let browser: Browser
   let destination: Destination
-  const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
     ;[plain, consent, browser, destination] = await Promise.all([
@@ -62,7 +61,6 @@ describe.skipIf(!chromium.ok)('the pixel page in Chromium', () => {
   /** A page whose every https request (only vendors use https here) is answered locally. */
   async function open(options: { locale: string; userAgent: string }) {
     const context = await browser.newContext(options)
-    contexts.push(context)
     const requested: string[] = []
     await context.route(
       (url) => url.protocol === 'https:',

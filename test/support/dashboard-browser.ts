@@ -75,33 +75,26 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
   }
 }
 
-/** Closes the suite's contexts (and any other left open), then the server (any may be missing). */
+/** Closes every context the suite opened in Chromium, then the server (either may be missing). */
 export async function stopDashboard(
-  contexts: BrowserContext[],
   browser: Browser | undefined,
   s: TestServer | undefined,
 ): Promise<void> {
-  for (const c of contexts) await c.close()
   await releaseChromium(browser)
   await s?.stop()
-}
-
-export interface DashboardSuite extends Dashboard {
-  /** The contexts the suite's pages opened (`track`), closed after its tests. */
-  contexts: BrowserContext[]
 }
 
 /**
  * Called in a `describe`: `startDashboard(env)` before its tests, `stopDashboard` after them.
  * The fields are set once the suite's `beforeAll` has run.
  */
-export function dashboardSuite(env: Record<string, string> = {}): DashboardSuite {
-  const suite = { contexts: [] as BrowserContext[] } as DashboardSuite
+export function dashboardSuite(env: Record<string, string> = {}): Dashboard {
+  const suite = {} as Dashboard
   beforeAll(async () => {
     Object.assign(suite, await startDashboard(env))
   })
   afterAll(async () => {
-    await stopDashboard(suite.contexts, suite.browser, suite.s)
+    await stopDashboard(suite.browser, suite.s)
   })
   return suite
 }
@@ -147,8 +140,6 @@ export interface OpenOptions {
   cspEvents?: boolean
   /** Record and dismiss any dialog (a payload's `alert` would show as one). Default true. */
   dialogs?: boolean
-  /** The suite's list of contexts, closed in its `afterAll`. */
-  track?: BrowserContext[]
 }
 
 export interface Opened {
@@ -166,7 +157,6 @@ export async function openPage(browser: Browser, options: OpenOptions = {}): Pro
     colorScheme: options.dark ? 'dark' : 'light',
     ...options.context,
   })
-  options.track?.push(context)
   if (options.cookies) await context.addCookies(options.cookies)
   if (options.cspEvents ?? true) {
     // Added by the browser driver, outside the page's CSP, so the nonce does not apply to it.
